@@ -1,0 +1,58 @@
+// swift-tools-version: 6.0
+// fbanim: smooth, cheap, correct loaders on small Linux screens.
+//
+// Layers (arrows point to what a layer may import, see docs/ARCHITECTURE.md):
+//   fbanim (main.swift) -> FBAnimCLI -> FBLinux -> CFBLinux -> CDRM
+//                                    -> FBImage -> CZlib
+//                                    -> FBAnimation -> FBRaster
+// FBRaster and FBAnimation are pure Swift: no Glibc, no Foundation.
+import PackageDescription
+
+let package = Package(
+    name: "fbanim",
+    products: [
+        .executable(name: "fbanim", targets: ["fbanim"]),
+        .library(name: "FBRaster", targets: ["FBRaster"]),
+        .library(name: "FBAnimation", targets: ["FBAnimation"]),
+    ],
+    targets: [
+        // C libraries from Debian packages (libdrm-dev, zlib1g-dev).
+        .systemLibrary(
+            name: "CDRM", pkgConfig: "libdrm",
+            providers: [.apt(["libdrm-dev"])]),
+        .systemLibrary(
+            name: "CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]),
+        // Names Swift cannot import (function-like macros), nothing else.
+        .target(name: "CFBLinux", dependencies: ["CDRM"]),
+
+        // Pure layers.
+        .target(name: "FBRaster"),
+        .target(name: "FBAnimation", dependencies: ["FBRaster"]),
+        .target(name: "FBImage", dependencies: ["CZlib"]),
+
+        // The only Swift code that calls the OS.
+        .target(name: "FBLinux", dependencies: ["CFBLinux"]),
+
+        .target(
+            name: "FBAnimCLI",
+            dependencies: ["FBAnimation", "FBRaster", "FBImage", "FBLinux"]),
+        .executableTarget(name: "fbanim", dependencies: ["FBAnimCLI"]),
+        .executableTarget(
+            name: "fbanim-bench", dependencies: ["FBAnimation", "FBRaster", "FBLinux"]),
+
+        // Test support: an independent floating-point reference renderer,
+        // a PNG reader for golden images. Never reaches the shipped binary.
+        .target(name: "_FBTestSupport", dependencies: ["FBRaster", "FBImage", "CZlib"]),
+
+        .testTarget(name: "FBRasterTests", dependencies: ["FBRaster", "_FBTestSupport"]),
+        .testTarget(
+            name: "FBAnimationTests",
+            dependencies: ["FBAnimation", "FBRaster", "_FBTestSupport"],
+            resources: [.copy("Goldens")]),
+        .testTarget(name: "FBImageTests", dependencies: ["FBImage", "_FBTestSupport"]),
+        .testTarget(name: "FBLinuxTests", dependencies: ["FBLinux", "CFBLinux"]),
+        .testTarget(
+            name: "FBAnimCLITests", dependencies: ["FBAnimCLI", "_FBTestSupport"]),
+    ]
+)

@@ -1,0 +1,2 @@
+// zlib, as Debian's zlib1g-dev installs it (pkg-config zlib).
+#include <zlib.h>

@@ -1,0 +1,1 @@
+// FBAnimCLI: in progress

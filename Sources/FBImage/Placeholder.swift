@@ -1,0 +1,1 @@
+// FBImage: in progress

@@ -1,0 +1,1 @@
+// FBLinux: in progress

@@ -1,0 +1,117 @@
+/// Pixels fbanim draws into: a framebuffer, a dumb buffer, or memory.
+///
+/// Rows are `stride` bytes apart; `stride >= width * bytesPerPixel`. Bytes
+/// past a row's last pixel (padding) are never written. The memory is not
+/// owned: whoever made the surface keeps it alive while it is drawn on.
+public struct Surface: @unchecked Sendable {
+    public let base: UnsafeMutableRawPointer
+    public let width: Int
+    public let height: Int
+    /// Bytes from one row to the next.
+    public let stride: Int
+    public let format: PixelFormat
+
+    /// - Precondition: `width, height > 0`, `stride >= width * format.bytesPerPixel`.
+    public init(
+        base: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int, format: PixelFormat
+    ) {
+        precondition(width > 0 && height > 0, "surface size must be positive")
+        precondition(stride >= width * format.bytesPerPixel, "stride shorter than a row")
+        self.base = base
+        self.width = width
+        self.height = height
+        self.stride = stride
+        self.format = format
+    }
+
+    /// The whole surface as a rectangle.
+    public var bounds: IntRect { IntRect(x: 0, y: 0, width: width, height: height) }
+
+    /// The pixel at `(x, y)` as `0x00RRGGBB` (16-bit channels expanded by bit replication).
+    public func pixel(x: Int, y: Int) -> UInt32 {
+        precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel outside the surface")
+        let p = UnsafeRawPointer(base + y * stride + x * format.bytesPerPixel)
+        switch format {
+        case .rgb565: return RGB565Codec.load(p)
+        case .bgr565: return BGR565Codec.load(p)
+        case .xrgb8888, .argb8888: return XRGB8888Codec.load(p)
+        case .xbgr8888: return XBGR8888Codec.load(p)
+        case .rgb888: return RGB888Codec.load(p)
+        }
+    }
+
+    /// The picture as packed 8-bit RGB, row after row, no padding (for PNG and PPM).
+    public func rgbBytes() -> [UInt8] {
+        switch format {
+        case .rgb565: return rgbBytes(RGB565Codec.self)
+        case .bgr565: return rgbBytes(BGR565Codec.self)
+        case .xrgb8888, .argb8888: return rgbBytes(XRGB8888Codec.self)
+        case .xbgr8888: return rgbBytes(XBGR8888Codec.self)
+        case .rgb888: return rgbBytes(RGB888Codec.self)
+        }
+    }
+
+    private func rgbBytes<C: PixelCodec>(_: C.Type) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: width * height * 3) { out, count in
+            var o = 0
+            for y in 0..<height {
+                var p = UnsafeRawPointer(base + y * stride)
+                for _ in 0..<width {
+                    let v = C.load(p)
+                    out[o] = UInt8(truncatingIfNeeded: v >> 16)
+                    out[o + 1] = UInt8(truncatingIfNeeded: v >> 8)
+                    out[o + 2] = UInt8(truncatingIfNeeded: v)
+                    o += 3
+                    p += C.bytesPerPixel
+                }
+            }
+            count = o
+        }
+    }
+}
+
+/// A surface in memory that owns its pixels (zeroed at creation).
+public final class PixelBuffer: @unchecked Sendable {
+    public let surface: Surface
+    private let storage: UnsafeMutableRawBufferPointer
+
+    /// - Parameter stride: bytes per row; by default `width * bytesPerPixel`.
+    public init(width: Int, height: Int, format: PixelFormat, stride: Int? = nil) {
+        let rowBytes = stride ?? width * format.bytesPerPixel
+        storage = .allocate(byteCount: max(rowBytes * height, 1), alignment: 16)
+        storage.initializeMemory(as: UInt8.self, repeating: 0)
+        surface = Surface(
+            base: storage.baseAddress!, width: width, height: height, stride: rowBytes,
+            format: format)
+    }
+
+    deinit { storage.deallocate() }
+
+    /// Every byte of the buffer, padding included.
+    public var bytes: UnsafeMutableRawBufferPointer { storage }
+}
+
+/// A rectangle of whole pixels: `[x, x + width) x [y, y + height)`.
+public struct IntRect: Hashable, Sendable {
+    public var x: Int, y: Int, width: Int, height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    public var isEmpty: Bool { width <= 0 || height <= 0 }
+    public var maxX: Int { x + width }
+    public var maxY: Int { y + height }
+
+    /// The common part of two rectangles (empty when they do not meet).
+    public func intersection(_ o: IntRect) -> IntRect {
+        let x0 = Swift.max(x, o.x)
+        let y0 = Swift.max(y, o.y)
+        let x1 = Swift.min(maxX, o.maxX)
+        let y1 = Swift.min(maxY, o.maxY)
+        return IntRect(x: x0, y: y0, width: Swift.max(0, x1 - x0), height: Swift.max(0, y1 - y0))
+    }
+}

@@ -1,0 +1,1 @@
+// _FBTestSupport: in progress

@@ -1,0 +1,1 @@
+print("fbanim-bench: in progress")

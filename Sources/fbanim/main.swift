@@ -1,0 +1,1 @@
+// fbanim command line: in progress
