@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "CFBLinux", dependencies: ["CDRM"]),
 
         // Pure layers.
-        .target(name: "FBRaster"),
+        .target(name: "FBRaster", exclude: ["ROUNDING.md"]),
         .target(name: "FBAnimation", dependencies: ["FBRaster"]),
         .target(name: "FBImage", dependencies: ["CZlib"]),
 
@@ -51,7 +51,7 @@ let package = Package(
             dependencies: ["FBAnimation", "FBRaster", "_FBTestSupport"],
             resources: [.copy("Goldens")]),
         .testTarget(name: "FBImageTests", dependencies: ["FBImage", "_FBTestSupport"]),
-        .testTarget(name: "FBLinuxTests", dependencies: ["FBLinux", "CFBLinux"]),
+        .testTarget(name: "FBLinuxTests", dependencies: ["FBLinux", "CFBLinux", "FBRaster"]),
         .testTarget(
             name: "FBAnimCLITests", dependencies: ["FBAnimCLI", "_FBTestSupport"]),
     ]

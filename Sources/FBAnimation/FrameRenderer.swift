@@ -50,15 +50,39 @@ public final class FrameRenderer {
     public let height: Int
     public let style: LoaderStyle
 
+    private var loader: any Loader
+    private let root: Transform
+    private let rasterizer = Rasterizer()
+    private var ops: [DrawOp] = []
+
+    /// - Precondition: `width, height > 0`; `style.scale` finite, in `0 < scale <= 64`.
     public init(kind: LoaderKind, width: Int, height: Int, style: LoaderStyle = .init()) {
+        precondition(width > 0 && height > 0, "frame size must be positive")
+        precondition(style.scale.isFinite && style.scale > 0 && style.scale <= 64, "scale out of range")
         self.kind = kind
         self.width = width
         self.height = height
         self.style = style
+        loader = kind.makeLoader()
+        if let color = style.color { loader.mainColor = color }
+        // The loader's centre is the frame's centre, exactly (a pixel corner
+        // for an even size); the whole picture turns about it.
+        root = Transform(
+            scale: ScaleFactor(style.scale), rotation: Angle(wholeDegrees: style.rotation.rawValue),
+            translation: Point(x: Fixed(width, over: 2), y: Fixed(height, over: 2)))
     }
 
-    /// Draws the whole frame at `time` seconds (`time >= 0`) into `surface`.
+    /// Draws the whole frame at `time` seconds into `surface` (of this renderer's size).
+    ///
+    /// - Precondition: `time` finite and `>= 0`.
     public func render(time: Double, into surface: Surface) {
-        fatalError("FrameRenderer.render: in progress")
+        precondition(time.isFinite && time >= 0, "time must be finite and not negative")
+        rasterizer.clear(surface, to: style.background)
+        ops.removeAll(keepingCapacity: true)
+        loader.frame(at: time, into: &ops)
+        for op in ops {
+            rasterizer.fill(
+                op.shape, transform: root.concatenating(op.transform), paint: op.paint, on: surface)
+        }
     }
 }

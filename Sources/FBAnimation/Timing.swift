@@ -2,20 +2,100 @@
 public enum Easing: Sendable {
     case linear, easeIn, easeOut, easeInOut
 
-    /// The curve's y at progress x; x is clamped to 0...1.
+    /// The curve's control points (x1, y1, x2, y2).
+    var controlPoints: (Double, Double, Double, Double) {
+        switch self {
+        case .linear: (0, 0, 1, 1)
+        case .easeIn: (0.42, 0, 1, 1)
+        case .easeOut: (0, 0, 0.58, 1)
+        case .easeInOut: (0.42, 0, 0.58, 1)
+        }
+    }
+
+    /// The curve's y where its x equals `x` (progress); x is clamped to 0...1.
+    ///
+    /// Solves x(s) = x for the curve parameter s by Newton's method, falling
+    /// back to bisection (x(s) is increasing for these curves) to 1e-12.
     public func value(at x: Double) -> Double {
-        fatalError("in progress")
+        if x <= 0 { return 0 }
+        if x >= 1 { return 1 }
+        if case .linear = self { return x }
+        let (x1, y1, x2, y2) = controlPoints
+        func bezier(_ s: Double, _ p1: Double, _ p2: Double) -> Double {
+            let u = 1 - s
+            return 3 * u * u * s * p1 + 3 * u * s * s * p2 + s * s * s
+        }
+        func slope(_ s: Double, _ p1: Double, _ p2: Double) -> Double {
+            let u = 1 - s
+            return 3 * u * u * p1 + 6 * u * s * (p2 - p1) + 3 * s * s * (1 - p2)
+        }
+        var s = x
+        var solved = false
+        for _ in 0..<8 {
+            let error = bezier(s, x1, x2) - x
+            if abs(error) < 1e-12 {
+                solved = true
+                break
+            }
+            let d = slope(s, x1, x2)
+            if abs(d) < 1e-9 { break }
+            s -= error / d
+            if s < 0 || s > 1 { break }
+        }
+        if !solved {
+            var lo = 0.0
+            var hi = 1.0
+            s = x
+            for _ in 0..<64 {
+                s = (lo + hi) / 2
+                let v = bezier(s, x1, x2)
+                if abs(v - x) < 1e-13 { break }
+                if v < x { lo = s } else { hi = s }
+            }
+        }
+        return bezier(s, y1, y2)
     }
 }
 
 /// The ring loader's timeline.
 public enum Ring {
-    /// Progress p(t) in 0..<1 (0 before the 0.5 s delay, then a 30 s ease-out fill, repeated).
-    public static func progress(at t: Double) -> Double { fatalError("in progress") }
+    /// The delay before the first fill, seconds.
+    public static let delay = 0.5
+    /// One fill, seconds.
+    public static let period = 30.0
+
+    /// Progress p(t) in 0..<1: 0 before the delay, then an ease-out fill over
+    /// the period, repeated forever without reversing.
+    public static func progress(at t: Double) -> Double {
+        guard t >= delay else { return 0 }
+        let phase = (t - delay).truncatingRemainder(dividingBy: period)
+        return Easing.easeOut.value(at: phase / period)
+    }
 }
 
 /// The spinner loader's timeline.
 public enum Spinner {
+    /// Seconds between ticks; the first tick is at one interval.
+    public static let tick = 0.15
+    /// Each change animates with easeIn over this long, seconds.
+    public static let duration = 1.5
+    public static let leafCount = 12
+
     /// Leaf `i`'s mix m_i(t) in 0...1: 0 resting, 1 current.
-    public static func mix(leaf i: Int, at t: Double) -> Double { fatalError("in progress") }
+    ///
+    /// The spec sums, over every tick at which leaf i became current, the
+    /// additive animation easeIn((t-a)/1.5) - easeIn((t-a-0.15)/1.5). A term
+    /// is 0 once t - a >= 1.65 s, and a leaf's ticks are 1.8 s apart, so only
+    /// the leaf's latest tick contributes.
+    public static func mix(leaf i: Int, at t: Double) -> Double {
+        guard t >= tick, (0..<leafCount).contains(i) else { return 0 }
+        let ticksSoFar = (t / tick).rounded(.down)  // ticks k = 0 ..< ticksSoFar have happened
+        let lastTick = ticksSoFar - 1
+        let back = (lastTick - Double(i)).truncatingRemainder(dividingBy: Double(leafCount))
+        let k = lastTick - (back < 0 ? back + Double(leafCount) : back)
+        guard k >= 0 else { return 0 }
+        let a = tick * (k + 1)
+        return Easing.easeIn.value(at: (t - a) / duration)
+            - Easing.easeIn.value(at: (t - a - tick) / duration)
+    }
 }

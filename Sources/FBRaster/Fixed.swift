@@ -1,0 +1,108 @@
+// Number formats of the rasterizer. The policy (formats, rounding, pixel
+// centres) is written down in ROUNDING.md beside this file.
+
+/// A length or coordinate in 16.16 fixed point (pixels or design points).
+public struct Fixed: Hashable, Comparable, Sendable {
+    /// The value times 65536.
+    public var raw: Int64
+
+    public static let fractionBits: Int64 = 16
+    public static let one = Fixed(raw: 1 << 16)
+    public static let zero = Fixed(raw: 0)
+
+    public init(raw: Int64) { self.raw = raw }
+
+    /// An exact whole number.
+    public init(_ whole: Int) { raw = Int64(whole) << 16 }
+
+    /// `numerator / denominator`, rounded to nearest.
+    public init(_ numerator: Int, over denominator: Int) {
+        raw = roundedDivide(Int64(numerator) << 16, Int64(denominator))
+    }
+
+    public static func + (a: Fixed, b: Fixed) -> Fixed { Fixed(raw: a.raw + b.raw) }
+    public static func - (a: Fixed, b: Fixed) -> Fixed { Fixed(raw: a.raw - b.raw) }
+    public static prefix func - (a: Fixed) -> Fixed { Fixed(raw: -a.raw) }
+    public static func < (a: Fixed, b: Fixed) -> Bool { a.raw < b.raw }
+
+    /// Product of two 16.16 values, rounded to nearest.
+    public static func * (a: Fixed, b: Fixed) -> Fixed {
+        Fixed(raw: shiftRounded(a.raw * b.raw, 16))
+    }
+
+    /// Half the value, rounded to nearest.
+    public var half: Fixed { Fixed(raw: shiftRounded(raw, 1)) }
+
+    /// The largest whole number not above the value.
+    public var floor: Int { Int(raw >> 16) }
+
+    /// The smallest whole number not below the value.
+    public var ceil: Int { Int((raw + 0xFFFF) >> 16) }
+
+    /// To 24.8 subpixel units, rounded to nearest.
+    @inline(__always)
+    var subpixel: Int64 { shiftRounded(raw, 8) }
+}
+
+/// A positive ratio in fixed point with 24 fraction bits (a transform's scale).
+public struct ScaleFactor: Hashable, Sendable {
+    /// The ratio times 2^24.
+    public var raw: Int64
+    public static let fractionBits: Int64 = 24
+    public static let one = ScaleFactor(raw: 1 << 24)
+
+    /// - Precondition: `raw > 0`.
+    public init(raw: Int64) {
+        precondition(raw > 0, "a scale must be positive")
+        self.raw = raw
+    }
+
+    /// Product of two ratios, rounded to nearest.
+    public static func * (a: ScaleFactor, b: ScaleFactor) -> ScaleFactor {
+        ScaleFactor(raw: max(1, shiftRounded(a.raw * b.raw, 24)))
+    }
+
+    /// A length scaled by this ratio, rounded to nearest.
+    public func apply(_ v: Fixed) -> Fixed { Fixed(raw: shiftRounded(v.raw * raw, 24)) }
+}
+
+/// A point in 16.16 fixed point.
+public struct Point: Hashable, Sendable {
+    public var x: Fixed
+    public var y: Fixed
+    public init(x: Fixed, y: Fixed) {
+        self.x = x
+        self.y = y
+    }
+    public static let zero = Point(x: .zero, y: .zero)
+}
+
+/// `v / 2^n` rounded to nearest, halves towards +infinity (the `.nearest` rule).
+@inline(__always)
+func shiftRounded(_ v: Int64, _ n: Int64) -> Int64 {
+    (v + (1 << (n - 1))) >> n
+}
+
+/// `n / d` rounded to nearest, halves towards +infinity; `d > 0`.
+@inline(__always)
+func roundedDivide(_ n: Int64, _ d: Int64) -> Int64 {
+    let q = n / d
+    let r = n - q * d
+    // Floor first, then round the remainder: the same rule on both sides of zero.
+    let (fq, fr) = r < 0 ? (q - 1, r + d) : (q, r)
+    return 2 * fr >= d ? fq + 1 : fq
+}
+
+/// Integer square root: the largest `r` with `r * r <= v`; `v >= 0`.
+func integerSquareRoot(_ v: Int64) -> Int64 {
+    if v < 2 { return max(v, 0) }
+    var x = Int64(1) << ((64 - v.leadingZeroBitCount + 1) / 2)
+    while true {
+        let y = (x + v / x) / 2
+        if y >= x { break }
+        x = y
+    }
+    while x * x > v { x -= 1 }
+    while (x + 1) * (x + 1) <= v { x += 1 }
+    return x
+}

@@ -1,0 +1,240 @@
+/// Turns shapes into polygons in device space, 24.8 subpixel vertices.
+///
+/// Curves are cut into chords at most 1/128 px from the curve. Circular arcs
+/// put their vertices slightly outside the circle so each chord's area
+/// error cancels (the polygon's area matches the circle's). Buffers are kept
+/// between shapes, so a warm flattener allocates nothing.
+struct Polygon {
+    /// Vertices, x and y interleaved, in 24.8 device subpixels.
+    var coordinates: [Int64] = []
+    /// Index into `coordinates / 2` one past each closed contour's last vertex.
+    var contourEnds: [Int] = []
+
+    mutating func removeAll() {
+        coordinates.removeAll(keepingCapacity: true)
+        contourEnds.removeAll(keepingCapacity: true)
+    }
+
+    var vertexCount: Int { coordinates.count / 2 }
+}
+
+struct Flattener {
+    var polygon = Polygon()
+    private var matrix = Matrix(.identity)
+    private var scale = ScaleFactor.one
+    private var contourStart = 0
+
+    /// Flattens `shape` placed by `transform`, replacing the polygon.
+    mutating func flatten(_ shape: Shape, _ transform: Transform) {
+        polygon.removeAll()
+        contourStart = 0
+        matrix = transform.matrix
+        scale = transform.scale
+        switch shape {
+        case let .disc(c, r):
+            guard r.raw > 0 else { return }
+            circle(c, r, clockwise: true)
+        case let .annulus(c, inner, outer):
+            guard outer > inner, outer.raw > 0 else { return }
+            circle(c, outer, clockwise: true)
+            if inner.raw > 0 { circle(c, inner, clockwise: false) }
+        case let .arc(c, r, w, start, sweep, cap):
+            strokedArc(c, r, w, start, sweep, cap)
+        case let .sector(c, r, start, sweep):
+            guard r.raw > 0, sweep.raw != 0 else { return }
+            if sweep.raw.magnitude >= AngleSpan.fullTurn.raw.magnitude {
+                circle(c, r, clockwise: true)
+                return
+            }
+            vertex(c)
+            arcVertices(c, r, start, sweep, first: true)
+            closeContour()
+        case let .roundedRectStroke(c, hw, hh, cr, lw):
+            guard lw.raw > 0, hw.raw >= 0, hh.raw >= 0 else { return }
+            let h = lw.half
+            roundedRect(c, hw + h, hh + h, max(cr, .zero) + h, clockwise: true)
+            if hw > h && hh > h {
+                roundedRect(c, hw - h, hh - h, max(cr - h, .zero), clockwise: false)
+            }
+        case let .path(path):
+            flattenPath(path)
+        }
+    }
+
+    // MARK: Shapes
+
+    private mutating func circle(_ c: Point, _ r: Fixed, clockwise: Bool) {
+        let sweep = clockwise ? AngleSpan.fullTurn : -AngleSpan.fullTurn
+        arcVertices(c, r, .zero, sweep, first: true, last: false)
+        closeContour()
+    }
+
+    private mutating func strokedArc(
+        _ c: Point, _ r: Fixed, _ w: Fixed, _ start: Angle, _ sweep: AngleSpan, _ cap: LineCap
+    ) {
+        guard w.raw > 0, r.raw > 0, sweep.raw != 0 else { return }
+        let h = w.half
+        let inner = max(r - h, .zero)
+        // A whole turn is a ring: its caps would lie on the ring itself.
+        if sweep.raw.magnitude >= AngleSpan.fullTurn.raw.magnitude {
+            circle(c, r + h, clockwise: true)
+            if inner.raw > 0 { circle(c, inner, clockwise: false) }
+            return
+        }
+        // Normalise to a clockwise sweep.
+        let (a0, s) = sweep.raw > 0 ? (start, sweep) : (start + sweep, -sweep)
+        let a1 = a0 + s
+        arcVertices(c, r + h, a0, s, first: true)
+        if cap == .round {
+            arcVertices(pointOnCircle(c, r, a1), h, a1, .halfTurn, first: false)
+        }
+        arcVertices(c, inner, a1, -s, first: cap == .butt)
+        if cap == .round {
+            arcVertices(pointOnCircle(c, r, a0), h, a0 + AngleSpan.halfTurn, .halfTurn, first: false)
+        }
+        closeContour()
+    }
+
+    /// Corners clockwise from the top right (y down); counter-clockwise reverses them.
+    private mutating func roundedRect(
+        _ c: Point, _ hw: Fixed, _ hh: Fixed, _ radius: Fixed, clockwise: Bool
+    ) {
+        let r = min(radius, min(hw, hh))
+        let dx = hw - r
+        let dy = hh - r
+        let quarter = AngleSpan(raw: 1 << 30)
+        // Corner k's centre sits in the quadrant its arc starts k quarters from -90 degrees.
+        for i in 0..<4 {
+            let k = clockwise ? i : 3 - i
+            let sx = k == 0 || k == 1 ? dx : -dx
+            let sy = k == 1 || k == 2 ? dy : -dy
+            let start = Angle(raw: UInt32(truncatingIfNeeded: (k - 1) << 30))
+            let center = Point(x: c.x + sx, y: c.y + sy)
+            if clockwise {
+                arcVertices(center, r, start, quarter, first: true)
+            } else {
+                arcVertices(center, r, start + quarter, -quarter, first: true)
+            }
+        }
+        closeContour()
+    }
+
+    private func pointOnCircle(_ c: Point, _ r: Fixed, _ a: Angle) -> Point {
+        let (cos, sin) = a.cosSinQ30
+        return Point(
+            x: c.x + Fixed(raw: shiftRounded(r.raw * cos, 30)),
+            y: c.y + Fixed(raw: shiftRounded(r.raw * sin, 30)))
+    }
+
+    // MARK: Curves
+
+    /// Vertices along an arc of local radius `r`, from `start` over `sweep`.
+    private mutating func arcVertices(
+        _ c: Point, _ r: Fixed, _ start: Angle, _ sweep: AngleSpan, first: Bool, last: Bool = true
+    ) {
+        if r.raw == 0 {
+            vertex(c)
+            return
+        }
+        let magnitude = sweep.raw.magnitude
+        // n chords over a whole turn keep the error under 1/128 px:
+        // r * (2 pi / n)^2 / 8 <= 1/128  <=>  n >= 8 pi sqrt(r) ~ 25.13 sqrt(r).
+        let deviceRadius = scale.apply(r).raw
+        let sqrtQ8 = integerSquareRoot(max(deviceRadius, 1))
+        let perTurn = (sqrtQ8 * 6434 + 0xFFFF) >> 16
+        let n = Int(min(max((perTurn * Int64(magnitude) + (1 << 32) - 1) >> 32, 1), 1 << 16))
+        // Push vertices out by (1 + d^2 / 12), d the chord's angle in radians,
+        // so each chord's area matches the arc's: (2 pi)^2 / 12 * 2^10 ~ 3369.
+        let step = Int64(magnitude) / Int64(n)
+        let g = step >> 12
+        let factorQ30 = (Int64(1) << 30) + ((g * g * 3369) >> 20)
+        let rho = Fixed(raw: shiftRounded(r.raw * factorQ30, 30))
+        let from = first ? 0 : 1
+        let to = last ? n : n - 1
+        guard from <= to else { return }
+        for k in from...to {
+            let a = start + AngleSpan(raw: sweep.raw * Int64(k) / Int64(n))
+            vertex(pointOnCircle(c, rho, a))
+        }
+    }
+
+    private mutating func flattenPath(_ path: Path) {
+        var current = Point.zero
+        var open = false
+        for element in path.elements {
+            switch element {
+            case let .move(p):
+                if open { closeContour() }
+                vertex(p)
+                current = p
+                open = true
+            case let .line(p):
+                if !open { vertex(current) }
+                vertex(p)
+                current = p
+                open = true
+            case let .cubic(c1, c2, end):
+                if !open { vertex(current) }
+                cubic(current, c1, c2, end)
+                current = end
+                open = true
+            case .close:
+                if open { closeContour() }
+                open = false
+            }
+        }
+        if open { closeContour() }
+    }
+
+    /// A cubic flattened in device space: n chords with Wang's bound
+    /// n = sqrt(3/4 * L / tolerance), L the larger second difference.
+    private mutating func cubic(_ p0: Point, _ p1: Point, _ p2: Point, _ p3: Point) {
+        let d0 = matrix.apply(p0)
+        let d1 = matrix.apply(p1)
+        let d2 = matrix.apply(p2)
+        let d3 = matrix.apply(p3)
+        func second(_ a: Point, _ b: Point, _ c: Point) -> Int64 {
+            let m = max(
+                (a.x.raw - 2 * b.x.raw + c.x.raw).magnitude, (a.y.raw - 2 * b.y.raw + c.y.raw).magnitude)
+            return Int64(min(m, 1 << 40)) * 3 / 2  // max norm * 1.5 >= the Euclidean norm
+        }
+        let l = max(second(d0, d1, d2), second(d1, d2, d3))
+        // tolerance 1/128 px: n^2 = 0.75 * L * 128 = 96 L (L in px, raw / 65536).
+        let n = Int64(min(max((integerSquareRoot(96 * l) + 255) >> 8, 1), 256))
+        let n3 = n * n * n
+        for k in 1...n {
+            let t = k
+            let u = n - k
+            let w0 = u * u * u
+            let w1 = 3 * u * u * t
+            let w2 = 3 * u * t * t
+            let w3 = t * t * t
+            let x = w0 * d0.x.raw + w1 * d1.x.raw + w2 * d2.x.raw + w3 * d3.x.raw
+            let y = w0 * d0.y.raw + w1 * d1.y.raw + w2 * d2.y.raw + w3 * d3.y.raw
+            deviceVertex(Point(x: Fixed(raw: roundedDivide(x, n3)), y: Fixed(raw: roundedDivide(y, n3))))
+        }
+    }
+
+    // MARK: Output
+
+    private mutating func vertex(_ local: Point) { deviceVertex(matrix.apply(local)) }
+
+    private mutating func deviceVertex(_ p: Point) {
+        // Vertices a million pixels away are as good as infinitely far; the
+        // limit keeps the accumulator's products inside 64 bits.
+        let limit: Int64 = 1 << 28
+        polygon.coordinates.append(min(max(p.x.subpixel, -limit), limit))
+        polygon.coordinates.append(min(max(p.y.subpixel, -limit), limit))
+    }
+
+    private mutating func closeContour() {
+        let end = polygon.vertexCount
+        if end - contourStart >= 3 {
+            polygon.contourEnds.append(end)
+        } else {
+            // Fewer than three vertices enclose nothing.
+            polygon.coordinates.removeLast(2 * (end - contourStart))
+        }
+        contourStart = polygon.vertexCount
+    }
+}

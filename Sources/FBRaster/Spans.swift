@@ -1,0 +1,49 @@
+/// The inner loops: plain loops over a row, one specialisation per pixel format.
+///
+/// Chosen once per shape, by format and paint (`Rasterizer.fill`) and once per
+/// run by coverage (whole pixels or a mask); nothing inside a loop dispatches.
+/// Every routine blends with `blendRGB`, the one rounding rule, so a fast
+/// path gives the bytes the general path would.
+enum Spans<C: PixelCodec> {
+    /// Opaque colour over `count` pixels from column `x` of row `y`.
+    @inline(__always)
+    static func fill(_ row: UnsafeMutableRawPointer, x: Int, count: Int, y: Int, rgb: UInt32) {
+        var p = row + x * C.bytesPerPixel
+        let cellRow = (y & 3) << 2
+        for i in x..<(x + count) {
+            C.store(p, rgb, dither: cellRow | (i & 3))
+            p += C.bytesPerPixel
+        }
+    }
+
+    /// Colour at constant opacity `m` (1...254) over `count` pixels.
+    @inline(__always)
+    static func blend(
+        _ row: UnsafeMutableRawPointer, x: Int, count: Int, y: Int, rgb: UInt32, m: UInt32
+    ) {
+        var p = row + x * C.bytesPerPixel
+        let cellRow = (y & 3) << 2
+        for i in x..<(x + count) {
+            C.store(p, blendRGB(rgb, C.load(p), m), dither: cellRow | (i & 3))
+            p += C.bytesPerPixel
+        }
+    }
+
+    /// Colour at opacity `alpha` times `mask[i]` (both 0...255) over `count` pixels.
+    @inline(__always)
+    static func blendMask(
+        _ row: UnsafeMutableRawPointer, x: Int, count: Int, y: Int, rgb: UInt32, alpha: UInt32,
+        mask: UnsafePointer<UInt8>
+    ) {
+        var p = row + x * C.bytesPerPixel
+        let cellRow = (y & 3) << 2
+        for i in 0..<count {
+            let m = div255(alpha &* UInt32(mask[i]))
+            if m != 0 {
+                let out = m == 255 ? rgb : blendRGB(rgb, C.load(p), m)
+                C.store(p, out, dither: cellRow | ((x &+ i) & 3))
+            }
+            p += C.bytesPerPixel
+        }
+    }
+}
