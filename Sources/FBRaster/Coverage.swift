@@ -1,4 +1,4 @@
-/// Exact area coverage of a polygon, one row of alpha at a time.
+/// Exact area coverage of a polygon, one row of runs at a time.
 ///
 /// Each edge deposits, in every pixel cell it crosses, its signed height
 /// times the part of the cell to its right (FreeType's and font-rs's
@@ -7,40 +7,71 @@
 /// width in 1/256 px). The sign is the winding; its magnitude is clamped to
 /// one pixel, so parts of one shape that overlap count once.
 ///
-/// Cells are kept zeroed between uses and only the rows' touched ranges are
-/// read, so a thin ring costs its outline, not its bounding box.
-struct CoverageAccumulator {
-    private(set) var bounds = IntRect(x: 0, y: 0, width: 0, height: 0)
-    private var cells: [Int32] = []
-    private var rowMin: [Int32] = []
-    private var rowMax: [Int32] = []
-    /// Alpha of the current row, indexed by `x - bounds.x`.
-    private(set) var alpha: [UInt8] = []
+/// A bitmap marks the cells edges touched. Between two marked cells the
+/// coverage is constant, so a row is resolved in runs: the inside of a disc
+/// is one run, the hole of a ring is skipped, and only pixels an edge
+/// crosses are looked at one by one. Memory is kept (zeroed) between shapes.
+final class CoverageAccumulator {
+    /// The current area and views of the memory; hot loops work on a copy
+    /// of it (a value of pointers), so they pay no exclusivity checks.
+    private(set) var grid = CellGrid()
+    private var cellCapacity = 0
+    private var markCapacity = 0
+    private var rowMinCapacity = 0
+    private var rowMaxCapacity = 0
+    private var pixelCapacity = 0
+    private var runCapacity = 0
 
-    private static let fullPixel: Int64 = 1 << 17
+    var bounds: IntRect { grid.bounds }
+    /// Per-pixel alpha of the current row's mask runs, indexed by `x - bounds.x`.
+    var alpha: UnsafeMutablePointer<UInt8> { grid.alpha }
+    /// The current row's runs, in order, none empty, none of alpha 0.
+    var runs: UnsafeMutablePointer<CoverageRun> { grid.runs }
+
+    deinit {
+        grid.cells.deallocate()
+        grid.marks.deallocate()
+        grid.rowMin.deallocate()
+        grid.rowMax.deallocate()
+        grid.alpha.deallocate()
+        grid.runs.deallocate()
+    }
 
     /// Prepares an empty area for `rect` (already clipped to the surface).
-    mutating func begin(_ rect: IntRect) {
-        bounds = rect
-        let stride = rect.width + 2
-        if cells.count < stride * rect.height {
-            cells = [Int32](repeating: 0, count: stride * rect.height)
-        }
-        if rowMin.count < rect.height {
-            rowMin = [Int32](repeating: 0, count: rect.height)
-            rowMax = [Int32](repeating: 0, count: rect.height)
-        }
-        if alpha.count < rect.width { alpha = [UInt8](repeating: 0, count: rect.width) }
+    func begin(_ rect: IntRect) {
+        var g = grid
+        g.bounds = rect
+        g.cellStride = rect.width + 2
+        g.markStride = (g.cellStride + 63) / 64
+        grow(&g.cells, &cellCapacity, g.cellStride * rect.height, zero: 0)
+        grow(&g.marks, &markCapacity, g.markStride * rect.height, zero: 0)
+        grow(&g.rowMin, &rowMinCapacity, rect.height, zero: 0)
+        grow(&g.rowMax, &rowMaxCapacity, rect.height, zero: 0)
+        grow(&g.alpha, &pixelCapacity, g.cellStride, zero: 0)
+        // At most one run per pixel plus the gaps between them.
+        grow(&g.runs, &runCapacity, g.cellStride + 1, zero: CoverageRun(start: 0, count: 0, alpha: 0))
         for r in 0..<rect.height {
-            rowMin[r] = Int32.max
-            rowMax[r] = Int32.min
+            g.rowMin[r] = Int32.max
+            g.rowMax[r] = Int32.min
         }
+        grid = g
+    }
+
+    private func grow<T>(
+        _ p: inout UnsafeMutablePointer<T>, _ capacity: inout Int, _ needed: Int, zero: T
+    ) {
+        guard capacity < needed else { return }
+        p.deallocate()
+        p = .allocate(capacity: needed)
+        p.initialize(repeating: zero, count: needed)
+        capacity = needed
     }
 
     /// Adds every closed contour of `polygon` (24.8 device subpixels).
-    mutating func add(_ polygon: Polygon) {
-        let ox = Int64(bounds.x) << 8
-        let oy = Int64(bounds.y) << 8
+    func add(_ polygon: Polygon) {
+        let g = grid
+        let ox = Int64(g.bounds.x) << 8
+        let oy = Int64(g.bounds.y) << 8
         polygon.coordinates.withUnsafeBufferPointer { v in
             var start = 0
             for end in polygon.contourEnds {
@@ -49,7 +80,7 @@ struct CoverageAccumulator {
                 for i in start..<end {
                     let x = v[2 * i] - ox
                     let y = v[2 * i + 1] - oy
-                    line(px, py, x, y)
+                    g.line(px, py, x, y)
                     px = x
                     py = y
                 }
@@ -58,8 +89,25 @@ struct CoverageAccumulator {
         }
     }
 
+    /// Resolves row `r` (relative to the bounds) into `runs`, clears its
+    /// cells, and returns the number of runs.
+    func resolveRow(_ r: Int) -> Int { grid.resolve(r) }
+}
+
+/// Views of the accumulator's memory for one shape's area.
+struct CellGrid {
+    var bounds = IntRect(x: 0, y: 0, width: 0, height: 0)
+    var cells = UnsafeMutablePointer<Int32>.allocate(capacity: 0)
+    var marks = UnsafeMutablePointer<UInt64>.allocate(capacity: 0)
+    var rowMin = UnsafeMutablePointer<Int32>.allocate(capacity: 0)
+    var rowMax = UnsafeMutablePointer<Int32>.allocate(capacity: 0)
+    var alpha = UnsafeMutablePointer<UInt8>.allocate(capacity: 0)
+    var runs = UnsafeMutablePointer<CoverageRun>.allocate(capacity: 0)
+    var cellStride = 0
+    var markStride = 0
+
     /// One edge, in subpixels relative to the bounds' origin.
-    private mutating func line(_ x0: Int64, _ y0: Int64, _ x1: Int64, _ y1: Int64) {
+    func line(_ x0: Int64, _ y0: Int64, _ x1: Int64, _ y1: Int64) {
         if y0 == y1 { return }
         let (xa, ya, xb, yb, dir): (Int64, Int64, Int64, Int64, Int64) =
             y0 < y1 ? (x0, y0, x1, y1, 1) : (x1, y1, x0, y0, -1)
@@ -68,20 +116,39 @@ struct CoverageAccumulator {
         if top >= bottom { return }
         let dx = xb - xa
         let dy = yb - ya
-        var rowTop = top
-        var xTop = xa + roundedDivide(dx * (rowTop - ya), dy)
-        while rowTop < bottom {
-            let row = rowTop >> 8
-            let rowBottom = min(bottom, (row + 1) << 8)
-            let xBottom = xa + roundedDivide(dx * (rowBottom - ya), dy)
-            rowSegment(Int(row), xTop, rowTop - (row << 8), xBottom, rowBottom - (row << 8), dir)
-            rowTop = rowBottom
-            xTop = xBottom
+        // x(y) = xa + floor((dx * (y - ya) + dy / 2) / dy), i.e. rounded to
+        // nearest. Whole rows step it without dividing (a DDA with an exact
+        // remainder): only the first and last rows divide.
+        let half = dy >> 1
+        var (q, r) = floorDivMod(dx * (top - ya) + half, dy)
+        let (stepQ, stepR) = floorDivMod(dx << 8, dy)
+        var y = top
+        var x = xa + q
+        while y < bottom {
+            let row = y >> 8
+            let rowEnd = (row + 1) << 8
+            let yNext: Int64
+            if y == row << 8 && rowEnd <= bottom {
+                yNext = rowEnd
+                q += stepQ
+                r += stepR
+                if r >= dy {
+                    q += 1
+                    r -= dy
+                }
+            } else {
+                yNext = min(bottom, rowEnd)
+                (q, r) = floorDivMod(dx * (yNext - ya) + half, dy)
+            }
+            let xNext = xa + q
+            rowSegment(Int(row), x, y - (row << 8), xNext, yNext - (row << 8), dir)
+            y = yNext
+            x = xNext
         }
     }
 
     /// The part of an edge inside one row: heights `y` in 0...256 of the row.
-    private mutating func rowSegment(
+    private func rowSegment(
         _ row: Int, _ xa: Int64, _ ya: Int64, _ xb: Int64, _ yb: Int64, _ dir: Int64
     ) {
         // Walk left to right; each piece keeps the edge's direction.
@@ -89,13 +156,13 @@ struct CoverageAccumulator {
         let right = Int64(bounds.width) << 8
         if lx >= right { return }  // only pixels past the right edge would change
         if rx <= 0 {
-            cell(row, -1, 0, 0, dir * (ry - ly).magnitudeAsInt64)
+            cell(row, -1, 0, 0, dir * abs(ry - ly))
             return
         }
         if lx < 0 {
             // Left of the area, an edge only adds its height to every pixel.
             let y0 = ly + roundedDivide((ry - ly) * -lx, rx - lx)
-            cell(row, -1, 0, 0, dir * (y0 - ly).magnitudeAsInt64)
+            cell(row, -1, 0, 0, dir * abs(y0 - ly))
             lx = 0
             ly = y0
         }
@@ -106,74 +173,142 @@ struct CoverageAccumulator {
         var c = lx >> 8
         let last = rx >> 8
         if c == last {
-            cell(row, Int(c), lx - (c << 8), rx - (c << 8), dir * (ry - ly).magnitudeAsInt64)
+            cell(row, Int(c), lx - (c << 8), rx - (c << 8), dir * abs(ry - ly))
             return
         }
+        // y at each column boundary, rounded to nearest, stepped like `line`'s x.
+        let dx = rx - lx
+        let dy = ry - ly
+        let half = dx >> 1
+        let bx0 = (c + 1) << 8
+        var (q, r) = floorDivMod(dy * (bx0 - lx) + half, dx)
+        let (stepQ, stepR) = floorDivMod(dy << 8, dx)
         var px = lx
         var py = ly
         while c < last {
-            let bx = (c + 1) << 8
-            let by = ly + roundedDivide((ry - ly) * (bx - lx), rx - lx)
-            cell(row, Int(c), px - (c << 8), 256, dir * (by - py).magnitudeAsInt64)
-            px = bx
+            let by = ly + q
+            cell(row, Int(c), px - (c << 8), 256, dir * abs(by - py))
+            px = (c + 1) << 8
             py = by
             c += 1
+            q += stepQ
+            r += stepR
+            if r >= dx {
+                q += 1
+                r -= dx
+            }
         }
-        cell(row, Int(last), 0, rx - (last << 8), dir * (ry - py).magnitudeAsInt64)
+        cell(row, Int(last), 0, rx - (last << 8), dir * abs(ry - py))
     }
 
     /// Deposits a piece of edge of signed height `h` crossing cell `c` between
     /// x offsets `fx0` and `fx1` (0...256). `c < 0`: left of the area.
     @inline(__always)
-    private mutating func cell(_ row: Int, _ c: Int, _ fx0: Int64, _ fx1: Int64, _ h: Int64) {
+    private func cell(_ row: Int, _ c: Int, _ fx0: Int64, _ fx1: Int64, _ h: Int64) {
         if h == 0 { return }
-        let base = row * (bounds.width + 2)
+        let base = row * cellStride
         if c < 0 {
             cells[base] &+= Int32(truncatingIfNeeded: h * 512)
-            rowMin[row] = min(rowMin[row], 0)
-            rowMax[row] = max(rowMax[row], 0)
+            mark(row, 0, 0)
             return
         }
         if c >= bounds.width { return }
         let inside = h * (512 - fx0 - fx1)
         cells[base + c] &+= Int32(truncatingIfNeeded: inside)
         cells[base + c + 1] &+= Int32(truncatingIfNeeded: h * 512 - inside)
-        rowMin[row] = min(rowMin[row], Int32(c))
-        rowMax[row] = max(rowMax[row], Int32(c + 1))
+        mark(row, c, c + 1)
     }
 
-    /// Turns row `r` (relative to the bounds) into alpha and clears its cells.
-    /// Returns the range of `alpha` indices that may be non-zero, or `nil`.
-    mutating func resolveRow(_ r: Int) -> Range<Int>? {
+    @inline(__always)
+    private func mark(_ row: Int, _ a: Int, _ b: Int) {
+        let m = marks + row * markStride
+        m[a >> 6] |= 1 << UInt64(a & 63)
+        m[b >> 6] |= 1 << UInt64(b & 63)
+        rowMin[row] = min(rowMin[row], Int32(a))
+        rowMax[row] = max(rowMax[row], Int32(b))
+    }
+
+    @inline(__always)
+    private static func alphaOf(_ sum: Int64) -> UInt8 {
+        let area = sum < 0 ? -sum : sum
+        return UInt8(truncatingIfNeeded: min((area &* 255 &+ 65536) >> 17, 255))
+    }
+
+    /// Resolves row `r` into `runs`, clears its cells, returns the run count.
+    func resolve(_ r: Int) -> Int {
+        var runCount = 0
         let lo = Int(rowMin[r])
         let hi = Int(rowMax[r])
-        if lo > hi { return nil }
+        if lo > hi { return 0 }
         let width = bounds.width
-        let end = min(hi, width - 1)
-        let base = r * (width + 2)
-        cells.withUnsafeMutableBufferPointer { cells in
-            alpha.withUnsafeMutableBufferPointer { alpha in
-                var sum: Int64 = 0
-                if lo <= end {
-                    for x in lo...end {
-                        sum += Int64(cells[base + x])
-                        cells[base + x] = 0
-                        let area = sum < 0 ? -sum : sum
-                        alpha[x] = UInt8(truncatingIfNeeded: min((area * 255 + 65536) >> 17, 255))
-                    }
+        let cellRow = cells + r * cellStride
+        let markRow = marks + r * markStride
+        var sum: Int64 = 0
+        var x = 0  // first pixel not yet in a run
+        var word = lo >> 6
+        while word <= hi >> 6 {
+            var bits = markRow[word]
+            markRow[word] = 0
+            while bits != 0 {
+                let c = word << 6 + bits.trailingZeroBitCount
+                bits &= bits &- 1
+                let deposit = Int64(cellRow[c])
+                cellRow[c] = 0
+                guard c < width else {
+                    sum &+= deposit
+                    continue
                 }
-                // Cells past the last pixel only held the rest of the row's sum.
-                var x = end + 1
-                while x <= hi {
-                    cells[base + x] = 0
-                    x += 1
-                }
+                // Pixels between two marked cells share one coverage.
+                if c > x { emitConstant(x, c - x, CellGrid.alphaOf(sum), &runCount) }
+                sum &+= deposit
+                alpha[c] = CellGrid.alphaOf(sum)
+                emitMask(c, &runCount)
+                x = c + 1
+            }
+            word += 1
+        }
+        // Edges beyond the right side were not deposited: the rest of the row
+        // keeps the last coverage (0 for a shape inside the bounds).
+        if x < width { emitConstant(x, width - x, CellGrid.alphaOf(sum), &runCount) }
+        return runCount
+    }
+
+    @inline(__always)
+    private func emitConstant(_ x: Int, _ count: Int, _ a: UInt8, _ runCount: inout Int) {
+        if a == 0 { return }
+        runs[runCount] = CoverageRun(start: Int32(x), count: Int32(count), alpha: Int16(a))
+        runCount += 1
+    }
+
+    /// Adds pixel `c` to a mask run (extending the previous one when adjacent).
+    @inline(__always)
+    private func emitMask(_ c: Int, _ runCount: inout Int) {
+        let a = alpha[c]
+        if a == 0 { return }
+        if runCount > 0 {
+            let last = runs[runCount - 1]
+            if last.alpha < 0 && Int(last.start + last.count) == c {
+                runs[runCount - 1].count += 1
+                return
             }
         }
-        return lo <= end ? lo..<(end + 1) : nil
+        runs[runCount] = CoverageRun(start: Int32(c), count: 1, alpha: -1)
+        runCount += 1
     }
 }
 
-extension Int64 {
-    @inline(__always) fileprivate var magnitudeAsInt64: Int64 { self < 0 ? -self : self }
+/// `count` pixels from `start` (relative to the accumulator's bounds) with
+/// one alpha (`1...255`), or each its own in `alpha[]` (`alpha == -1`).
+struct CoverageRun {
+    var start: Int32
+    var count: Int32
+    var alpha: Int16
+}
+
+/// `(floor(n / d), n - d * floor(n / d))` for `d > 0`: the remainder is in `0..<d`.
+@inline(__always)
+func floorDivMod(_ n: Int64, _ d: Int64) -> (Int64, Int64) {
+    let q = n / d
+    let r = n - q * d
+    return r < 0 ? (q - 1, r + d) : (q, r)
 }

@@ -4,11 +4,19 @@
 /// drawing allocates nothing. Not thread-safe; use one per thread.
 public final class Rasterizer {
     private var flattener = Flattener()
-    private var accumulator = CoverageAccumulator()
-    private var mask: [UInt8] = []
-    private var full: [UInt8] = []
+    private let accumulator = CoverageAccumulator()
+    /// Scratch rows for paints that vary per pixel: the paint's mask, and a
+    /// row of one constant coverage.
+    private var mask = UnsafeMutablePointer<UInt8>.allocate(capacity: 0)
+    private var constant = UnsafeMutablePointer<UInt8>.allocate(capacity: 0)
+    private var scratchCapacity = 0
 
     public init() {}
+
+    deinit {
+        mask.deallocate()
+        constant.deallocate()
+    }
 
     /// Paints `rect` (clipped to the surface) with an opaque colour.
     public func clear(_ surface: Surface, to color: Color, in rect: IntRect? = nil) {
@@ -44,9 +52,12 @@ public final class Rasterizer {
         if area.isEmpty { return }
         accumulator.begin(area)
         accumulator.add(polygon)
-        if mask.count < area.width {
-            mask = [UInt8](repeating: 0, count: area.width)
-            full = [UInt8](repeating: 255, count: area.width)
+        if scratchCapacity < area.width {
+            mask.deallocate()
+            constant.deallocate()
+            mask = .allocate(capacity: area.width)
+            constant = .allocate(capacity: area.width)
+            scratchCapacity = area.width
         }
         switch surface.format {
         case .rgb565: draw(RGB565Codec.self, paint, surface, transform)
@@ -92,22 +103,27 @@ public final class Rasterizer {
         let area = accumulator.bounds
         let rgb = color.rgb
         let alpha = UInt32(color.a)
+        let coverage = accumulator.alpha
+        let runs = accumulator.runs
         for r in 0..<area.height {
-            guard let range = accumulator.resolveRow(r) else { continue }
+            let runCount = accumulator.resolveRow(r)
             let y = area.y + r
             let row = surface.base + y * surface.stride
-            accumulator.alpha.withUnsafeBufferPointer { cov in
-                forEachRun(cov.baseAddress!, range) { start, count, whole in
-                    let x = area.x + start
-                    if whole && alpha == 255 {
-                        Spans<C>.fill(row, x: x, count: count, y: y, rgb: rgb)
-                    } else if whole {
-                        Spans<C>.blend(row, x: x, count: count, y: y, rgb: rgb, m: alpha)
-                    } else {
-                        Spans<C>.blendMask(
-                            row, x: x, count: count, y: y, rgb: rgb, alpha: alpha,
-                            mask: cov.baseAddress! + start)
-                    }
+            for i in 0..<runCount {
+                let run = runs[i]
+                let x = area.x + Int(run.start)
+                let count = Int(run.count)
+                if run.alpha < 0 {
+                    Spans<C>.blendMask(
+                        row, x: x, count: count, y: y, rgb: rgb, alpha: alpha,
+                        mask: coverage + Int(run.start))
+                    continue
+                }
+                let m = div255(alpha * UInt32(run.alpha))
+                if m == 255 {
+                    Spans<C>.fill(row, x: x, count: count, y: y, rgb: rgb)
+                } else if m > 0 {
+                    Spans<C>.blend(row, x: x, count: count, y: y, rgb: rgb, m: m)
                 }
             }
         }
@@ -115,48 +131,28 @@ public final class Rasterizer {
 
     private func sweepRows<C: PixelCodec>(_: C.Type, _ sampler: SweepSampler, _ surface: Surface) {
         let area = accumulator.bounds
+        let runs = accumulator.runs
+        let alpha = accumulator.alpha
+        let (mask, constant) = (self.mask, self.constant)
         for r in 0..<area.height {
-            guard let range = accumulator.resolveRow(r) else { continue }
+            let runCount = accumulator.resolveRow(r)
             let y = area.y + r
             let row = surface.base + y * surface.stride
-            accumulator.alpha.withUnsafeBufferPointer { cov in
-                mask.withUnsafeMutableBufferPointer { mask in
-                    full.withUnsafeBufferPointer { full in
-                        forEachRun(cov.baseAddress!, range) { start, count, whole in
-                            let coverage = whole ? full.baseAddress! : cov.baseAddress! + start
-                            sampler.modulate(
-                                x: area.x + start, y: y, count: count, coverage: coverage,
-                                into: mask.baseAddress!)
-                            Spans<C>.blendMask(
-                                row, x: area.x + start, count: count, y: y, rgb: sampler.rgb,
-                                alpha: 255, mask: mask.baseAddress!)
-                        }
-                    }
+            for i in 0..<runCount {
+                let run = runs[i]
+                let count = Int(run.count)
+                let coverage: UnsafePointer<UInt8>
+                if run.alpha < 0 {
+                    coverage = UnsafePointer(alpha + Int(run.start))
+                } else {
+                    constant.update(repeating: UInt8(run.alpha), count: count)
+                    coverage = UnsafePointer(constant)
                 }
+                let x = area.x + Int(run.start)
+                sampler.modulate(x: x, y: y, count: count, coverage: coverage, into: mask)
+                Spans<C>.blendMask(
+                    row, x: x, count: count, y: y, rgb: sampler.rgb, alpha: 255, mask: mask)
             }
-        }
-    }
-
-    /// Splits a row of coverage into runs: skipped where 0, `whole` where 255.
-    @inline(__always)
-    private func forEachRun(
-        _ cov: UnsafePointer<UInt8>, _ range: Range<Int>, _ body: (Int, Int, Bool) -> Void
-    ) {
-        var i = range.lowerBound
-        let end = range.upperBound
-        while i < end {
-            let v = cov[i]
-            var j = i + 1
-            if v == 0 {
-                while j < end && cov[j] == 0 { j += 1 }
-            } else if v == 255 {
-                while j < end && cov[j] == 255 { j += 1 }
-                body(i, j - i, true)
-            } else {
-                while j < end && cov[j] != 0 && cov[j] != 255 { j += 1 }
-                body(i, j - i, false)
-            }
-            i = j
         }
     }
 }

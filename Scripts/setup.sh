@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs what fbanim needs to build and test on Debian 12 (bookworm) with
+# Swift 6 already on the PATH, and nothing that is already there.
+# Safe to run again. Uses sudo when not root.
+set -euo pipefail
+
+packages=(libdrm-dev zlib1g-dev pkg-config)
+
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    echo "setup: installing ${missing[*]}" >&2
+    $sudo apt-get update -qq
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+command -v swift >/dev/null || {
+    echo "setup: swift is not on the PATH; install Swift 6 (swift.org) first" >&2
+    exit 69
+}
