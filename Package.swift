@@ -4,8 +4,10 @@
 // Layers (arrows point to what a layer may import, see docs/ARCHITECTURE.md):
 //   fbanim (main.swift) -> FBAnimCLI -> FBLinux -> CFBLinux -> CDRM
 //                                    -> FBImage -> CZlib
+//                                    -> FBDisplay -> FBScheduler
 //                                    -> FBAnimation -> FBRaster
-// FBRaster and FBAnimation are pure Swift: no Glibc, no Foundation.
+// FBRaster, FBAnimation, FBScheduler and FBDisplay are pure Swift: no Glibc,
+// no Foundation.
 import PackageDescription
 
 let package = Package(
@@ -29,6 +31,8 @@ let package = Package(
         // Pure layers.
         .target(name: "FBRaster", exclude: ["ROUNDING.md"]),
         .target(name: "FBAnimation", dependencies: ["FBRaster"]),
+        .target(name: "FBScheduler"),
+        .target(name: "FBDisplay", dependencies: ["FBRaster", "FBScheduler"]),
         .target(name: "FBImage", dependencies: ["CZlib"]),
 
         // The only Swift code that calls the OS.
@@ -36,10 +40,13 @@ let package = Package(
 
         .target(
             name: "FBAnimCLI",
-            dependencies: ["FBAnimation", "FBRaster", "FBImage", "FBLinux"]),
+            dependencies: [
+                "FBAnimation", "FBRaster", "FBImage", "FBLinux", "FBScheduler", "FBDisplay",
+            ]),
         .executableTarget(name: "fbanim", dependencies: ["FBAnimCLI"]),
         .executableTarget(
-            name: "fbanim-bench", dependencies: ["FBAnimation", "FBRaster", "FBLinux"]),
+            name: "fbanim-bench",
+            dependencies: ["FBAnimation", "FBRaster", "FBLinux", "FBScheduler", "FBDisplay"]),
 
         // Test support: an independent floating-point reference renderer,
         // a PNG reader for golden images. Never reaches the shipped binary.
@@ -50,6 +57,10 @@ let package = Package(
             name: "FBAnimationTests",
             dependencies: ["FBAnimation", "FBRaster", "_FBTestSupport"],
             resources: [.copy("Goldens")]),
+        .testTarget(name: "FBSchedulerTests", dependencies: ["FBScheduler"]),
+        .testTarget(
+            name: "FBDisplayTests",
+            dependencies: ["FBDisplay", "FBScheduler", "FBRaster", "FBAnimation"]),
         .testTarget(name: "FBImageTests", dependencies: ["FBImage", "_FBTestSupport"]),
         .testTarget(name: "FBLinuxTests", dependencies: ["FBLinux", "CFBLinux", "FBRaster"]),
         .testTarget(

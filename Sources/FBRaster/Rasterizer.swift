@@ -10,12 +10,18 @@ public final class Rasterizer {
     private var mask = UnsafeMutablePointer<UInt8>.allocate(capacity: 0)
     private var constant = UnsafeMutablePointer<UInt8>.allocate(capacity: 0)
     private var scratchCapacity = 0
+    /// A row's clip spans, `[start, end)` in surface pixels.
+    private var spans = UnsafeMutablePointer<(Int, Int)>.allocate(capacity: 0)
+    private var spanCapacity = 0
+    /// The directions of pixel centres around a sweep gradient's centre.
+    let directions = DirectionCache()
 
     public init() {}
 
     deinit {
         mask.deallocate()
         constant.deallocate()
+        spans.deallocate()
     }
 
     /// Paints `rect` (clipped to the surface) with an opaque colour.
@@ -37,18 +43,45 @@ public final class Rasterizer {
         }
     }
 
+    /// The pixels `shape` placed by `transform` can touch (its polygon's
+    /// bounds, whole pixels). Flattens, draws nothing.
+    public func bounds(of shape: Shape, transform: Transform = .identity) -> IntRect {
+        flattener.flatten(shape, transform)
+        guard flattener.polygon.vertexCount >= 3 else { return IntRect(x: 0, y: 0, width: 0, height: 0) }
+        return Rasterizer.bounds(of: flattener.polygon)
+    }
+
     /// Fills `shape`, placed by `transform`, with `paint`, composited once
     /// (source-over) into `surface`, touching only pixels inside `clip`.
     public func fill(
         _ shape: Shape, transform: Transform = .identity, paint: Paint, on surface: Surface,
         clip: IntRect? = nil
     ) {
+        fill(shape, transform: transform, paint: paint, on: surface, region: nil, clip: clip ?? surface.bounds)
+    }
+
+    /// Fills `shape` as `fill(_:transform:paint:on:clip:)` does, touching only
+    /// pixels inside `region` (each at most once where its rectangles overlap).
+    public func fill(
+        _ shape: Shape, transform: Transform = .identity, paint: Paint, on surface: Surface,
+        region: ClipRegion
+    ) {
+        if region.isEmpty { return }
+        let single = region.rects.count == 1
+        fill(
+            shape, transform: transform, paint: paint, on: surface, region: single ? nil : region,
+            clip: region.bounds)
+    }
+
+    private func fill(
+        _ shape: Shape, transform: Transform, paint: Paint, on surface: Surface, region: ClipRegion?,
+        clip: IntRect
+    ) {
         if case let .solid(color) = paint, color.a == 0 { return }
         flattener.flatten(shape, transform)
         let polygon = flattener.polygon
         guard polygon.vertexCount >= 3 else { return }
-        let area = Rasterizer.bounds(of: polygon)
-            .intersection((clip ?? surface.bounds).intersection(surface.bounds))
+        let area = Rasterizer.bounds(of: polygon).intersection(clip.intersection(surface.bounds))
         if area.isEmpty { return }
         accumulator.begin(area)
         accumulator.add(polygon)
@@ -59,100 +92,43 @@ public final class Rasterizer {
             constant = .allocate(capacity: area.width)
             scratchCapacity = area.width
         }
+        if let region, spanCapacity < region.rects.count {
+            spans.deallocate()
+            spans = .allocate(capacity: region.rects.count)
+            spanCapacity = region.rects.count
+        }
+        let rows = RowPainter(
+            accumulator: accumulator, surface: surface, region: region, spans: spans, mask: mask,
+            constant: constant)
         switch surface.format {
-        case .rgb565: draw(RGB565Codec.self, paint, surface, transform)
-        case .bgr565: draw(BGR565Codec.self, paint, surface, transform)
-        case .xrgb8888, .argb8888: draw(XRGB8888Codec.self, paint, surface, transform)
-        case .xbgr8888: draw(XBGR8888Codec.self, paint, surface, transform)
-        case .rgb888: draw(RGB888Codec.self, paint, surface, transform)
+        case .rgb565: rows.paint(RGB565Codec.self, paint, transform, directions)
+        case .bgr565: rows.paint(BGR565Codec.self, paint, transform, directions)
+        case .xrgb8888, .argb8888: rows.paint(XRGB8888Codec.self, paint, transform, directions)
+        case .xbgr8888: rows.paint(XBGR8888Codec.self, paint, transform, directions)
+        case .rgb888: rows.paint(RGB888Codec.self, paint, transform, directions)
         }
     }
 
     /// The whole pixels a polygon touches.
-    private static func bounds(of polygon: Polygon) -> IntRect {
+    static func bounds(of polygon: Polygon) -> IntRect {
         var minX = Int64.max
         var minY = Int64.max
         var maxX = Int64.min
         var maxY = Int64.min
-        let v = polygon.coordinates
-        var i = 0
-        while i < v.count {
-            minX = min(minX, v[i])
-            maxX = max(maxX, v[i])
-            minY = min(minY, v[i + 1])
-            maxY = max(maxY, v[i + 1])
-            i += 2
+        polygon.coordinates.withUnsafeBufferPointer { v in
+            var i = 0
+            while i < v.count {
+                minX = min(minX, v[i])
+                maxX = max(maxX, v[i])
+                minY = min(minY, v[i + 1])
+                maxY = max(maxY, v[i + 1])
+                i += 2
+            }
         }
         let x0 = Int(minX >> 8)
         let y0 = Int(minY >> 8)
         let x1 = Int((maxX + 255) >> 8)
         let y1 = Int((maxY + 255) >> 8)
         return IntRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
-    }
-
-    private func draw<C: PixelCodec>(
-        _: C.Type, _ paint: Paint, _ surface: Surface, _ transform: Transform
-    ) {
-        switch paint {
-        case let .solid(color): solidRows(C.self, color, surface)
-        case let .sweep(gradient): sweepRows(C.self, SweepSampler(gradient, transform), surface)
-        }
-    }
-
-    private func solidRows<C: PixelCodec>(_: C.Type, _ color: Color, _ surface: Surface) {
-        let area = accumulator.bounds
-        let rgb = color.rgb
-        let alpha = UInt32(color.a)
-        let coverage = accumulator.alpha
-        let runs = accumulator.runs
-        for r in 0..<area.height {
-            let runCount = accumulator.resolveRow(r)
-            let y = area.y + r
-            let row = surface.base + y * surface.stride
-            for i in 0..<runCount {
-                let run = runs[i]
-                let x = area.x + Int(run.start)
-                let count = Int(run.count)
-                if run.alpha < 0 {
-                    Spans<C>.blendMask(
-                        row, x: x, count: count, y: y, rgb: rgb, alpha: alpha,
-                        mask: coverage + Int(run.start))
-                    continue
-                }
-                let m = div255(alpha * UInt32(run.alpha))
-                if m == 255 {
-                    Spans<C>.fill(row, x: x, count: count, y: y, rgb: rgb)
-                } else if m > 0 {
-                    Spans<C>.blend(row, x: x, count: count, y: y, rgb: rgb, m: m)
-                }
-            }
-        }
-    }
-
-    private func sweepRows<C: PixelCodec>(_: C.Type, _ sampler: SweepSampler, _ surface: Surface) {
-        let area = accumulator.bounds
-        let runs = accumulator.runs
-        let alpha = accumulator.alpha
-        let (mask, constant) = (self.mask, self.constant)
-        for r in 0..<area.height {
-            let runCount = accumulator.resolveRow(r)
-            let y = area.y + r
-            let row = surface.base + y * surface.stride
-            for i in 0..<runCount {
-                let run = runs[i]
-                let count = Int(run.count)
-                let coverage: UnsafePointer<UInt8>
-                if run.alpha < 0 {
-                    coverage = UnsafePointer(alpha + Int(run.start))
-                } else {
-                    constant.update(repeating: UInt8(run.alpha), count: count)
-                    coverage = UnsafePointer(constant)
-                }
-                let x = area.x + Int(run.start)
-                sampler.modulate(x: x, y: y, count: count, coverage: coverage, into: mask)
-                Spans<C>.blendMask(
-                    row, x: x, count: count, y: y, rgb: sampler.rgb, alpha: 255, mask: mask)
-            }
-        }
     }
 }

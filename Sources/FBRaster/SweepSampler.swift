@@ -32,24 +32,29 @@ struct SweepSampler {
     /// Opacity (0...255) at the subpixel offset `(dx, dy)` from the centre.
     @inline(__always)
     func alpha(dx: Int64, dy: Int64) -> Int64 {
-        let u = UInt64(Angle.direction(dx: dx, dy: dy).raw &- start)
+        alpha(direction: Angle.direction(dx: dx, dy: dy).raw)
+    }
+
+    /// Opacity (0...255) in direction `direction` from the centre.
+    @inline(__always)
+    func alpha(direction: UInt32) -> Int64 {
+        let u = UInt64(direction &- start)
         if u > sweep { return u < padSplit ? a1 : a0 }
         let t = Int64((u &* reciprocal) >> 32)  // 0...65536
         return a0 + (((a1 - a0) * t + 32768) >> 16)
     }
 
     /// Writes `mask[i] = coverage[i] * opacity` for `count` pixels from column `x` of row `y`.
+    /// `directions[i]` is the direction of pixel `x + i`'s centre (a `DirectionCache` row).
     func modulate(
         x: Int, y: Int, count: Int, coverage: UnsafePointer<UInt8>,
-        into mask: UnsafeMutablePointer<UInt8>
+        directions: UnsafePointer<UInt32>, into mask: UnsafeMutablePointer<UInt8>
     ) {
         let dy = (Int64(y) << 8) + 128 - cy
-        var dx = (Int64(x) << 8) + 128 - cx
         for i in 0..<count {
-            let a = UInt32(alpha(dx: dx, dy: dy))
+            let a = UInt32(alpha(direction: directions[i]))
             let cov = UInt32(coverage[i])
             mask[i] = UInt8(truncatingIfNeeded: div255(a * cov))
-            dx += 256
         }
         // Near the centre one sample is not the pixel's mean: use 16.
         guard dy.magnitude < 512 else { return }

@@ -1,0 +1,59 @@
+import FBRaster
+import FBScheduler
+
+/// What a display is: its size, pixel format and pacing.
+public struct DisplayDescription: Sendable, Equatable {
+    /// How fbanim names it to a person: `sim:320x240:rgb565`, `/dev/fb0 (bochs-drmdrmfb)`...
+    public var name: String
+    public var width: Int
+    public var height: Int
+    public var format: PixelFormat
+    /// Vertical blanks per second when the display reports them (presents
+    /// then land on blanks); `nil` when it does not.
+    public var refreshHz: Int?
+
+    public init(name: String, width: Int, height: Int, format: PixelFormat, refreshHz: Int?) {
+        self.name = name
+        self.width = width
+        self.height = height
+        self.format = format
+        self.refreshHz = refreshHz
+    }
+}
+
+/// A buffer to draw the next frame into.
+public struct BackBuffer {
+    public var surface: Surface
+    /// How many presents ago this buffer's contents were on screen: 1 when it
+    /// holds the last frame shown (a single shadow buffer), 2 with double
+    /// buffering, 0 when its contents are unknown (draw everything).
+    public var age: Int
+
+    public init(surface: Surface, age: Int) {
+        self.surface = surface
+        self.age = age
+    }
+}
+
+/// The display contract: open (the initialiser), describe, back buffer,
+/// present damage, close. The scheduler and the loaders never know which
+/// backend runs.
+public protocol Display: AnyObject {
+    var description: DisplayDescription { get }
+
+    /// The display's own clock when it keeps one (`clock=virtual`); `nil`
+    /// means frames are paced on the system's monotonic clock.
+    var clock: FrameClock? { get }
+
+    /// The buffer the next frame is drawn into.
+    func backBuffer() throws -> BackBuffer
+
+    /// Shows the back buffer. `damage` lists the rectangles (within the
+    /// screen) that differ from what the buffer held `age` presents ago;
+    /// a display that copies (a shadow buffer, a terminal, an SPI panel)
+    /// copies only those. Returns once the frame is on screen.
+    func present(damage: [IntRect]) throws
+
+    /// Restores what opening the display changed and releases it. Safe to call twice.
+    func close()
+}

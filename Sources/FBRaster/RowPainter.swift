@@ -1,0 +1,157 @@
+/// Walks a resolved shape's rows and hands each run of coverage, clipped to
+/// the region's spans on that row, to the span routine of the format and
+/// paint (chosen here once per shape).
+struct RowPainter {
+    let accumulator: CoverageAccumulator
+    let surface: Surface
+    /// `nil`: one rectangle, already applied to the accumulator's bounds.
+    let region: ClipRegion?
+    let spans: UnsafeMutablePointer<(Int, Int)>
+    let mask: UnsafeMutablePointer<UInt8>
+    let constant: UnsafeMutablePointer<UInt8>
+
+    func paint<C: PixelCodec>(
+        _: C.Type, _ paint: Paint, _ transform: Transform, _ directions: DirectionCache
+    ) {
+        switch paint {
+        case let .solid(color):
+            solid(C.self, color)
+        case let .sweep(gradient):
+            let sampler = SweepSampler(gradient, transform)
+            directions.prepare(centerX: sampler.cx, centerY: sampler.cy, covering: accumulator.bounds)
+            sweep(C.self, sampler, directions)
+        }
+    }
+
+    /// Calls `body(x, count, offset)` for the parts of the run `[x, x + count)`
+    /// inside the row's spans; `offset` is the part's distance from `x`.
+    @inline(__always)
+    private func clipped(
+        _ x: Int, _ count: Int, _ spanCount: Int, _ body: (Int, Int, Int) -> Void
+    ) {
+        guard region != nil else {
+            body(x, count, 0)
+            return
+        }
+        let end = x + count
+        for s in 0..<spanCount {
+            let a = max(x, spans[s].0)
+            let b = min(end, spans[s].1)
+            if a < b { body(a, b - a, a - x) }
+        }
+    }
+
+    private func solid<C: PixelCodec>(_: C.Type, _ color: Color) {
+        let area = accumulator.bounds
+        let rgb = color.rgb
+        let alpha = UInt32(color.a)
+        let coverage = accumulator.alpha
+        let runs = accumulator.runs
+        for r in 0..<area.height {
+            let runCount = accumulator.resolveRow(r)
+            if runCount == 0 { continue }
+            let y = area.y + r
+            let spanCount = region?.spans(onRow: y, into: spans) ?? 1
+            if spanCount == 0 { continue }
+            let row = surface.base + y * surface.stride
+            for i in 0..<runCount {
+                let run = runs[i]
+                if run.alpha < 0 {
+                    let cov = coverage + Int(run.start)
+                    clipped(area.x + Int(run.start), Int(run.count), spanCount) { x, n, offset in
+                        Spans<C>.blendMask(
+                            row, x: x, count: n, y: y, rgb: rgb, alpha: alpha, mask: cov + offset)
+                    }
+                    continue
+                }
+                let m = div255(alpha * UInt32(run.alpha))
+                clipped(area.x + Int(run.start), Int(run.count), spanCount) { x, n, _ in
+                    if m == 255 {
+                        Spans<C>.fill(row, x: x, count: n, y: y, rgb: rgb)
+                    } else if m > 0 {
+                        Spans<C>.blend(row, x: x, count: n, y: y, rgb: rgb, m: m)
+                    }
+                }
+            }
+        }
+    }
+
+    private func sweep<C: PixelCodec>(
+        _: C.Type, _ sampler: SweepSampler, _ directions: DirectionCache
+    ) {
+        let area = accumulator.bounds
+        let runs = accumulator.runs
+        let alpha = accumulator.alpha
+        for r in 0..<area.height {
+            let runCount = accumulator.resolveRow(r)
+            if runCount == 0 { continue }
+            let y = area.y + r
+            let spanCount = region?.spans(onRow: y, into: spans) ?? 1
+            if spanCount == 0 { continue }
+            let row = surface.base + y * surface.stride
+            for i in 0..<runCount {
+                let run = runs[i]
+                let count = Int(run.count)
+                let coverage: UnsafePointer<UInt8>
+                if run.alpha < 0 {
+                    coverage = UnsafePointer(alpha + Int(run.start))
+                } else {
+                    constant.update(repeating: UInt8(run.alpha), count: count)
+                    coverage = UnsafePointer(constant)
+                }
+                clipped(area.x + Int(run.start), count, spanCount) { x, n, offset in
+                    sampler.modulate(
+                        x: x, y: y, count: n, coverage: coverage + offset,
+                        directions: directions.row(y: y, x: x), into: mask)
+                    Spans<C>.blendMask(
+                        row, x: x, count: n, y: y, rgb: sampler.rgb, alpha: 255, mask: mask)
+                }
+            }
+        }
+    }
+}
+
+/// The direction of every pixel centre in a rectangle from one centre point,
+/// computed once and kept while the centre stays: a radar's gradient turns
+/// every frame, its geometry does not, so a frame costs a subtraction per
+/// pixel instead of an arctangent.
+final class DirectionCache {
+    private var values = UnsafeMutablePointer<UInt32>.allocate(capacity: 0)
+    private var capacity = 0
+    private var rect = IntRect(x: 0, y: 0, width: 0, height: 0)
+    private var cx: Int64 = .min
+    private var cy: Int64 = .min
+
+    deinit { values.deallocate() }
+
+    /// Makes `row(y:x:)` valid for every pixel of `area` around `(cx, cy)` (24.8).
+    func prepare(centerX: Int64, centerY: Int64, covering area: IntRect) {
+        if centerX == cx && centerY == cy && rect.intersection(area) == area { return }
+        // Grow to hold what was asked before too: the requests of a turning
+        // gradient differ frame to frame but settle inside one square.
+        let keep = centerX == cx && centerY == cy
+        let r = keep ? rect.union(area) : area
+        if capacity < r.width * r.height {
+            values.deallocate()
+            capacity = r.width * r.height
+            values = .allocate(capacity: capacity)
+        }
+        rect = r
+        cx = centerX
+        cy = centerY
+        for y in 0..<r.height {
+            let dy = (Int64(r.y + y) << 8) + 128 - cy
+            let out = values + y * r.width
+            for x in 0..<r.width {
+                let dx = (Int64(r.x + x) << 8) + 128 - cx
+                out[x] = Angle.direction(dx: dx, dy: dy).raw
+            }
+        }
+    }
+
+    /// The directions of row `y` from column `x` on.
+    @inline(__always)
+    func row(y: Int, x: Int) -> UnsafePointer<UInt32> {
+        UnsafePointer(values + (y - rect.y) * rect.width + (x - rect.x))
+    }
+}

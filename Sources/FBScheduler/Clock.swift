@@ -1,0 +1,39 @@
+/// A monotonic time line in nanoseconds that the scheduler waits on.
+///
+/// Injected, so tests drive time by hand and a simulated display can keep
+/// its own virtual time; the real one (`CLOCK_MONOTONIC` with absolute
+/// `clock_nanosleep`) lives in FBLinux.
+public protocol FrameClock: AnyObject {
+    /// Nanoseconds since an arbitrary origin; never decreases.
+    func now() -> UInt64
+    /// Returns at `deadline` or later; at once when it has passed.
+    func sleep(until deadline: UInt64)
+}
+
+/// A clock that moves only when told: `sleep(until:)` jumps to the deadline.
+///
+/// Tests use it directly; the simulated display's `clock=virtual` is one.
+/// Work done between waits takes no time on it unless `advance(by:)` says so
+/// (a test's stall, a slow present).
+public final class ManualClock: FrameClock {
+    public private(set) var time: UInt64
+    /// Every deadline `sleep(until:)` was asked for, in order (for tests).
+    public private(set) var sleeps: [UInt64] = []
+    /// Whether to record `sleeps` (off for long runs: it grows).
+    public var recordsSleeps: Bool
+
+    public init(start: UInt64 = 0, recordsSleeps: Bool = false) {
+        time = start
+        self.recordsSleeps = recordsSleeps
+    }
+
+    public func now() -> UInt64 { time }
+
+    public func sleep(until deadline: UInt64) {
+        if recordsSleeps { sleeps.append(deadline) }
+        if deadline > time { time = deadline }
+    }
+
+    /// Moves time on, as work that takes `nanoseconds` would.
+    public func advance(by nanoseconds: UInt64) { time += nanoseconds }
+}

@@ -1,0 +1,106 @@
+/// What a presenter did with the frame the scheduler asked for.
+public enum FrameOutcome: Sendable, Equatable {
+    /// A new picture was drawn and is on screen.
+    case presented
+    /// Nothing changed: the picture on screen is already this frame. Nothing
+    /// will change before animation time `until` (seconds), or, when `nil`,
+    /// before something outside the animation happens.
+    case unchanged(until: Double?)
+}
+
+/// Draws and shows frames for the scheduler: a loader on a display.
+public protocol FramePresenter: AnyObject {
+    /// Draws the frame for animation time `time` (seconds since the start)
+    /// and presents it, returning once it is shown (on a display with
+    /// vertical blanks, after the blank that latched it).
+    func presentFrame(at time: Double) throws -> FrameOutcome
+}
+
+/// Plays frames on time: slots of 1/fps seconds from the start, absolute
+/// deadlines (no drift), one frame per slot at most, and books that account
+/// for every slot.
+///
+/// A frame is drawn for the time of the slot it will be shown in, so the
+/// animation follows the clock, never the frame count: after a stall the
+/// next frame jumps to where the animation is now, and the slots the stall
+/// ate are counted dropped.
+public final class FrameScheduler {
+    public let fps: Int
+    public let clock: FrameClock
+    public private(set) var books: Books
+    private var start: UInt64 = 0
+    private var next = 0
+
+    /// - Precondition: `1 <= fps <= 1000`.
+    public init(fps: Int, clock: FrameClock) {
+        precondition((1...1000).contains(fps), "fps out of range")
+        self.fps = fps
+        self.clock = clock
+        books = Books(fps: fps)
+    }
+
+    /// The start of slot `k` on the clock: exact integer arithmetic from the
+    /// start, so deadlines never drift.
+    public func deadline(ofSlot k: Int) -> UInt64 {
+        start + UInt64(k) * 1_000_000_000 / UInt64(fps)
+    }
+
+    /// The slot that contains clock time `t`.
+    public func slot(at t: UInt64) -> Int {
+        t <= start ? 0 : Int((t - start) * UInt64(fps) / 1_000_000_000)
+    }
+
+    /// Plays until `slots` slots have passed, `duration` nanoseconds have
+    /// passed, or `shouldStop()` says so (checked between frames and after
+    /// every wait), whichever comes first. Returns the books.
+    ///
+    /// - Throws: what the presenter throws; the books up to then stay in `books`.
+    @discardableResult
+    public func run(
+        _ presenter: FramePresenter, slots: Int? = nil, duration: UInt64? = nil,
+        shouldStop: () -> Bool = { false }
+    ) throws -> Books {
+        start = clock.now()
+        next = 0
+        books = Books(fps: fps)
+        // Without a limit, a run ends by `shouldStop`; the cap (2^31 slots,
+        // 2 years at 30 fps) only keeps deadline arithmetic inside 64 bits.
+        let forever = Int(Int32.max)
+        let lastSlot = min(
+            slots ?? forever, duration.map { slot(at: start + max($0, 1) - 1) + 1 } ?? forever)
+        defer { books.elapsed = min(clock.now(), deadline(ofSlot: next)) - start }
+        while next < lastSlot && !shouldStop() {
+            let current = slot(at: clock.now())
+            let target = max(next, current)
+            if target >= lastSlot { break }
+            if target > current {
+                clock.sleep(until: deadline(ofSlot: target))
+                if shouldStop() { break }
+            }
+            let time = Double(deadline(ofSlot: target) - start) / 1e9
+            let began = clock.now()
+            let outcome = try presenter.presentFrame(at: time)
+            let ended = clock.now()
+            let shown = max(target, slot(at: ended))
+            books.dropped += shown - next
+            books.presented += 1
+            next = shown + 1
+            switch outcome {
+            case .presented:
+                books.frameTimes.record(ended - began)
+                if shown > target { books.late += 1 }
+            case let .unchanged(until):
+                // The picture stays right until `until`: those slots are shown, not dropped.
+                let resume = until.map { slot(at: start + UInt64(max(0, $0) * 1e9)) } ?? lastSlot
+                let wake = min(max(resume, next), lastSlot)
+                if wake > next {
+                    clock.sleep(until: deadline(ofSlot: wake))
+                    let reached = min(max(slot(at: clock.now()), next), wake)
+                    books.presented += reached - next
+                    next = reached
+                }
+            }
+        }
+        return books
+    }
+}
