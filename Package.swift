@@ -46,7 +46,12 @@ let package = Package(
         .executableTarget(name: "fbanim", dependencies: ["FBAnimCLI"]),
         .executableTarget(
             name: "fbanim-bench",
-            dependencies: ["FBAnimation", "FBRaster", "FBLinux", "FBScheduler", "FBDisplay"]),
+            dependencies: [
+                "FBAnimation", "FBRaster", "FBLinux", "FBScheduler", "FBDisplay",
+                "CAllocationCounter",
+            ]),
+        // Counts mallocs for the benchmark's allocations-per-frame figure.
+        .target(name: "CAllocationCounter"),
 
         // Test support: an independent floating-point reference renderer,
         // a PNG reader for golden images. Never reaches the shipped binary.

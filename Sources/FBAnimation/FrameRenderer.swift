@@ -54,6 +54,21 @@ public final class FrameRenderer {
     private let root: Transform
     private let rasterizer = Rasterizer()
     private var ops: [DrawOp] = []
+    /// The last frame drawn by `renderDamage`, placed on the screen, and its shapes' bounds.
+    private var shown: [DrawOp] = []
+    private var shownBounds: [IntRect] = []
+    private var current: [DrawOp] = []
+    private var currentBounds: [IntRect] = []
+    /// What each of the last frames changed (for buffers of age > 1): a ring
+    /// of `maxAge` lists, the newest at `newest`, `historyCount` of them valid.
+    private var history = [DamageList](repeating: DamageList(), count: FrameRenderer.maxAge)
+    private var newest = 0
+    private var historyCount = 0
+    private var changed = DamageList()
+    private var region = DamageList()
+    private var clip = ClipRegion()
+    private var hasShown = false
+    private static let maxAge = 3
 
     /// - Precondition: `width, height > 0`; `style.scale` finite, in `0 < scale <= 64`.
     public init(kind: LoaderKind, width: Int, height: Int, style: LoaderStyle = .init()) {
@@ -70,6 +85,94 @@ public final class FrameRenderer {
         root = Transform(
             scale: ScaleFactor(style.scale), rotation: Angle(wholeDegrees: style.rotation.rawValue),
             translation: Point(x: Fixed(width, over: 2), y: Fixed(height, over: 2)))
+    }
+
+    /// The screen as a rectangle.
+    public var screen: IntRect { IntRect(x: 0, y: 0, width: width, height: height) }
+
+    /// Draws the frame at `time` into a display's back buffer, redrawing only
+    /// what changed since the frame the buffer holds (`age` presents ago, 0:
+    /// unknown contents, so everything). Returns the rectangles to present,
+    /// or `nil` when the frame equals the one last returned (nothing drawn).
+    ///
+    /// The pixels are the bytes `render(time:into:)` would give.
+    public func renderDamage(time: Double, into surface: Surface, age: Int) -> DamageList? {
+        precondition(time.isFinite && time >= 0, "time must be finite and not negative")
+        ops.removeAll(keepingCapacity: true)
+        loader.frame(at: time, into: &ops)
+        current.removeAll(keepingCapacity: true)
+        currentBounds.removeAll(keepingCapacity: true)
+        changed.removeAll()
+        for (i, op) in ops.enumerated() {
+            let placed = DrawOp(op.shape, transform: root.concatenating(op.transform), paint: op.paint)
+            let old = i < shown.count ? shown[i] : nil
+            let bounds =
+                old == placed
+                ? shownBounds[i] : rasterizer.bounds(of: placed.shape, transform: placed.transform)
+            current.append(placed)
+            currentBounds.append(bounds)
+            if let old, old != placed {
+                if let delta = FrameRenderer.arcChange(from: old, to: placed, rasterizer) {
+                    changed.add(delta)
+                } else {
+                    changed.add(shownBounds[i])
+                    changed.add(bounds)
+                }
+            } else if old == nil {
+                changed.add(bounds)
+            }
+        }
+        for i in ops.count..<max(ops.count, shown.count) { changed.add(shownBounds[i]) }
+        if !hasShown { changed.add(screen) }
+        swap(&shown, &current)
+        swap(&shownBounds, &currentBounds)
+        hasShown = true
+        if changed.isEmpty { return nil }
+
+        newest = (newest + 1) % FrameRenderer.maxAge
+        history[newest].removeAll()
+        history[newest].add(changed)
+        historyCount = min(historyCount + 1, FrameRenderer.maxAge)
+        region.removeAll()
+        if age <= 0 || age > historyCount {
+            region.add(screen)
+        } else {
+            for k in 0..<age { region.add(history[(newest - k + FrameRenderer.maxAge) % FrameRenderer.maxAge]) }
+        }
+        draw(region, into: surface)
+        return region
+    }
+
+    /// Redraws the rectangles of `damage` from the shapes of the frame in `shown`.
+    private func draw(_ damage: DamageList, into surface: Surface) {
+        clip.set(damage.rects, within: screen)
+        for r in clip.rects { rasterizer.clear(surface, to: style.background, in: r) }
+        for i in 0..<shown.count where clip.meets(shownBounds[i]) {
+            let op = shown[i]
+            rasterizer.fill(op.shape, transform: op.transform, paint: op.paint, on: surface, region: clip)
+        }
+    }
+
+    /// For an arc that only grew or shrank (the ring's progress), the pixels
+    /// between its two ends; `nil` for any other change (then both bounds count).
+    private static func arcChange(
+        from old: DrawOp, to new: DrawOp, _ rasterizer: Rasterizer
+    ) -> IntRect? {
+        if old.transform == new.transform, old.paint == new.paint,
+            case let .arc(c0, r0, w0, a0, s0, cap0) = old.shape,
+            case let .arc(c1, r1, w1, a1, s1, cap1) = new.shape,
+            c0 == c1, r0 == r1, w0 == w1, a0 == a1, cap0 == cap1,
+            s0.raw > 0, s1.raw > 0, s0 < .fullTurn, s1 < .fullTurn
+        {
+            let (low, high) = s0 < s1 ? (s0, s1) : (s1, s0)
+            let delta = Shape.arc(
+                center: c0, radius: r0, width: w0, start: a0 + low,
+                sweep: AngleSpan(raw: high.raw - low.raw), cap: cap0 == .round ? .round : .butt)
+            // One pixel of margin: the butt end of the old arc may leave a
+            // partly covered pixel just outside the thin delta's polygon.
+            return rasterizer.bounds(of: delta, transform: new.transform).outset(by: 1)
+        }
+        return nil
     }
 
     /// Draws the whole frame at `time` seconds into `surface` (of this renderer's size).

@@ -4,7 +4,7 @@ import FBRaster
 ///
 /// Coordinates are design points around the loader's centre (0, 0); the
 /// frame renderer places them on the screen (centre, `--scale`, `--rotate`).
-public struct DrawOp: Sendable {
+public struct DrawOp: Equatable, Sendable {
     public var shape: Shape
     public var transform: Transform
     public var paint: Paint

@@ -8,15 +8,39 @@ public struct ClipRegion: Sendable {
     /// The smallest rectangle holding them all.
     public private(set) var bounds: IntRect
 
-    public init(_ rects: [IntRect]) {
-        let kept = rects.filter { !$0.isEmpty }.sorted { $0.x < $1.x }
-        self.rects = kept
-        bounds = kept.dropFirst().reduce(kept.first ?? IntRect(x: 0, y: 0, width: 0, height: 0)) {
-            $0.union($1)
+    public init(_ rects: [IntRect] = []) {
+        self.rects = []
+        bounds = IntRect(x: 0, y: 0, width: 0, height: 0)
+        set(rects, within: nil)
+    }
+
+    /// Replaces the rectangles (each cut to `limit` when given), reusing
+    /// storage: a warm region allocates nothing.
+    public mutating func set(_ new: [IntRect], within limit: IntRect?) {
+        rects.removeAll(keepingCapacity: true)
+        bounds = IntRect(x: 0, y: 0, width: 0, height: 0)
+        for var r in new {
+            if let limit { r = r.intersection(limit) }
+            if r.isEmpty { continue }
+            // Insertion sort by x: a region holds a handful of rectangles.
+            var i = rects.count
+            rects.append(r)
+            while i > 0 && rects[i - 1].x > r.x {
+                rects[i] = rects[i - 1]
+                i -= 1
+            }
+            rects[i] = r
+            bounds = bounds.union(r)
         }
     }
 
     public var isEmpty: Bool { rects.isEmpty }
+
+    /// Whether any rectangle of the region overlaps `rect`.
+    public func meets(_ rect: IntRect) -> Bool {
+        for r in rects where !r.intersection(rect).isEmpty { return true }
+        return false
+    }
 
     /// The pixels of the region.
     public var area: Int {

@@ -152,40 +152,47 @@ struct CellGrid {
         _ row: Int, _ xa: Int64, _ ya: Int64, _ xb: Int64, _ yb: Int64, _ dir: Int64
     ) {
         // Walk left to right; each piece keeps the edge's direction.
-        var (lx, ly, rx, ry) = xa <= xb ? (xa, ya, xb, yb) : (xb, yb, xa, ya)
+        let (lx, ly, rx, ry) = xa <= xb ? (xa, ya, xb, yb) : (xb, yb, xa, ya)
         let right = Int64(bounds.width) << 8
         if lx >= right { return }  // only pixels past the right edge would change
         if rx <= 0 {
             cell(row, -1, 0, 0, dir * abs(ry - ly))
             return
         }
-        if lx < 0 {
-            // Left of the area, an edge only adds its height to every pixel.
-            let y0 = ly + roundedDivide((ry - ly) * -lx, rx - lx)
-            cell(row, -1, 0, 0, dir * abs(y0 - ly))
-            lx = 0
-            ly = y0
-        }
-        if rx > right {
-            ry = ly + roundedDivide((ry - ly) * (right - lx), rx - lx)
-            rx = right
-        }
-        var c = lx >> 8
+        let first = lx >> 8
         let last = rx >> 8
-        if c == last {
-            cell(row, Int(c), lx - (c << 8), rx - (c << 8), dir * abs(ry - ly))
+        if first == last {
+            cell(row, Int(first), lx - (first << 8), rx - (first << 8), dir * abs(ry - ly))
             return
         }
-        // y at each column boundary, rounded to nearest, stepped like `line`'s x.
+        // y at each column boundary X is ly + floor((dy * (X - lx) + dx / 2) / dx),
+        // rounded to nearest and stepped without dividing. Every value comes
+        // from the whole segment, never from a clipped piece of it, so a shape
+        // drawn with a clip gives the very bytes it gives without one.
         let dx = rx - lx
         let dy = ry - ly
         let half = dx >> 1
-        let bx0 = (c + 1) << 8
-        var (q, r) = floorDivMod(dy * (bx0 - lx) + half, dx)
+        var c = max(first, -1)
+        let end = min(last, Int64(bounds.width))
+        var (q, r) = floorDivMod(dy * (((c + 1) << 8) - lx) + half, dx)
         let (stepQ, stepR) = floorDivMod(dy << 8, dx)
-        var px = lx
+        var px = max(lx, c << 8)
         var py = ly
-        while c < last {
+        if c < 0 {
+            // Left of the area, an edge only adds its height to every pixel.
+            let y0 = ly + q
+            cell(row, -1, 0, 0, dir * abs(y0 - ly))
+            px = 0
+            py = y0
+            c = 0
+            q += stepQ
+            r += stepR
+            if r >= dx {
+                q += 1
+                r -= dx
+            }
+        }
+        while c < end {
             let by = ly + q
             cell(row, Int(c), px - (c << 8), 256, dir * abs(by - py))
             px = (c + 1) << 8
@@ -198,7 +205,9 @@ struct CellGrid {
                 r -= dx
             }
         }
-        cell(row, Int(last), 0, rx - (last << 8), dir * abs(ry - py))
+        if last < Int64(bounds.width) {
+            cell(row, Int(last), 0, rx - (last << 8), dir * abs(ry - py))
+        }
     }
 
     /// Deposits a piece of edge of signed height `h` crossing cell `c` between

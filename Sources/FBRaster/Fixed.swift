@@ -15,9 +15,11 @@ public struct Fixed: Hashable, Comparable, Sendable {
     /// An exact whole number.
     public init(_ whole: Int) { raw = Int64(whole) << 16 }
 
-    /// `numerator / denominator`, rounded to nearest.
+    /// `numerator / denominator`, rounded to nearest; `denominator != 0`.
     public init(_ numerator: Int, over denominator: Int) {
-        raw = roundedDivide(Int64(numerator) << 16, Int64(denominator))
+        // roundedDivide wants a positive divisor: move the sign to the numerator.
+        let (n, d) = denominator < 0 ? (-Int64(numerator), -Int64(denominator)) : (Int64(numerator), Int64(denominator))
+        raw = roundedDivide(n << 16, d)
     }
 
     public static func + (a: Fixed, b: Fixed) -> Fixed { Fixed(raw: a.raw + b.raw) }
@@ -102,7 +104,8 @@ func integerSquareRoot(_ v: Int64) -> Int64 {
         if y >= x { break }
         x = y
     }
-    while x * x > v { x -= 1 }
-    while (x + 1) * (x + 1) <= v { x += 1 }
+    // Compare by division: (x + 1)^2 overflows when v is near Int64.max.
+    while x > v / x { x -= 1 }
+    while x + 1 <= v / (x + 1) { x += 1 }
     return x
 }

@@ -4,7 +4,7 @@
 /// outline with caps. Every shape is filled with the nonzero rule and
 /// composited once, so the parts of one shape that overlap (round caps that
 /// meet) are never blended twice.
-public enum Shape: Sendable {
+public enum Shape: Equatable, Sendable {
     /// A filled circle.
     case disc(center: Point, radius: Fixed)
     /// The ring between two radii (a circle stroked with width `outer - inner`).
@@ -24,7 +24,7 @@ public enum Shape: Sendable {
 }
 
 /// How an open stroke ends.
-public enum LineCap: Sendable {
+public enum LineCap: Equatable, Sendable {
     /// Square at the end point.
     case butt
     /// A half disc of the stroke's half width around the end point.
@@ -32,8 +32,8 @@ public enum LineCap: Sendable {
 }
 
 /// Lines and cubic Béziers in local coordinates; subpaths are closed when filled.
-public struct Path: Sendable {
-    public enum Element: Sendable {
+public struct Path: Equatable, Sendable {
+    public enum Element: Equatable, Sendable {
         case move(Point)
         case line(Point)
         case cubic(Point, Point, Point)
@@ -54,7 +54,7 @@ public struct Path: Sendable {
 }
 
 /// What a shape is painted with.
-public enum Paint: Sendable {
+public enum Paint: Equatable, Sendable {
     /// One colour; its alpha is the shape's opacity.
     case solid(Color)
     /// One colour whose opacity varies with the direction around a centre.
@@ -67,7 +67,7 @@ public enum Paint: Sendable {
 /// takes the value of the nearer end (pad), as SwiftUI's `AngularGradient`
 /// with start and end angles does. A hard edge where the ends meet is drawn
 /// as geometry (fill a `sector` over the range), where it gets exact coverage.
-public struct SweepGradient: Sendable {
+public struct SweepGradient: Equatable, Sendable {
     public var center: Point
     public var start: Angle
     /// `0 < sweep <= fullTurn`; clamped into that range when drawn.

@@ -1,8 +1,12 @@
-// fbanim-bench: figures, not tests. Prints the cost of drawing each loader's
-// frames at the sizes and formats small displays use, and the machine it ran
-// on. CI may run it to see that it runs; it never judges the times.
+// fbanim-bench: figures, not tests. For each loader at the sizes small
+// displays use, prints the CPU time of a full redraw, of a damage-only frame
+// averaged over one animation cycle at 30 fps (buffers of age 1, a shadow
+// buffer, and age 2, double buffering), the pixels those frames touch, and
+// heap allocations per steady frame; then the machine it ran on. CI may run
+// it to see that it runs; it never judges the times.
 //
 //     swift run -c release fbanim-bench [--frames N]
+import CAllocationCounter
 import FBAnimation
 import FBLinux
 import FBRaster
@@ -17,42 +21,78 @@ struct Case {
 let cases = [
     Case(width: 320, height: 240, format: .rgb565, scale: 1),
     Case(width: 800, height: 480, format: .xrgb8888, scale: 2),
-    Case(width: 240, height: 240, format: .xrgb8888, scale: 1),
 ]
 
-var frames = 300
+/// One animation cycle of each loader, seconds.
+func cycle(_ kind: LoaderKind) -> Double {
+    switch kind {
+    case .ring: 30.5
+    case .radar: 3
+    case .spinner: 1.8
+    case .orbit: 10
+    }
+}
+
+var fullFrames = 200
 var arguments = CommandLine.arguments.dropFirst()
 while let a = arguments.popFirst() {
     if a == "--frames", let v = arguments.popFirst(), let n = Int(v), n > 0 {
-        frames = n
+        fullFrames = n
     } else {
-        print("usage: fbanim-bench [--frames N]")
+        StandardStream.error.write("usage: fbanim-bench [--frames N]\n")
         exitProcess(64)
     }
 }
 
-print("fbanim-bench: full redraws, \(frames) frames a case spread over 30 s of animation")
+/// CPU nanoseconds per frame of `body(frame)` over `count` frames.
+func measure(_ count: Int, _ body: (Int) -> Void) -> Double {
+    let start = processCPUNanoseconds()
+    for i in 0..<count { body(i) }
+    return Double(processCPUNanoseconds() - start) / Double(count)
+}
+
+print("fbanim-bench: CPU time per frame (full: \(fullFrames) frames; damage: one cycle at 30 fps)")
 print("machine: \(machineDescription())")
 print("")
-print("loader   size      format    scale   ns/frame    us/frame   Mpx/s")
+print(
+    "loader   size     format    scale  full us  damage us (age 1)  px/frame  damage us (age 2)  px/frame  allocs/frame"
+)
 for c in cases {
-    let buffer = PixelBuffer(width: c.width, height: c.height, format: c.format)
     for kind in LoaderKind.allCases {
-        let renderer = FrameRenderer(
-            kind: kind, width: c.width, height: c.height, style: LoaderStyle(scale: c.scale))
-        // Warm up: caches, the rasterizer's scratch memory, lazy tables.
+        let style = LoaderStyle(scale: c.scale)
+        let buffer = PixelBuffer(width: c.width, height: c.height, format: c.format)
+        let renderer = FrameRenderer(kind: kind, width: c.width, height: c.height, style: style)
         for i in 0..<10 { renderer.render(time: Double(i) * 0.1, into: buffer.surface) }
-        let start = processCPUNanoseconds()
-        for i in 0..<frames {
-            renderer.render(time: 30 * Double(i) / Double(frames), into: buffer.surface)
+        let full = measure(fullFrames) { i in
+            renderer.render(time: 30 * Double(i) / Double(fullFrames), into: buffer.surface)
         }
-        let ns = Double(processCPUNanoseconds() - start) / Double(frames)
-        let mpx = Double(c.width * c.height) / ns * 1000
+
+        let frames = Int((cycle(kind) * 30).rounded())
+        var results: [(ns: Double, pixels: Int, allocations: Double)] = []
+        for age in [1, 2] {
+            let damaged = FrameRenderer(kind: kind, width: c.width, height: c.height, style: style)
+            let buffers = (0..<age).map { _ in PixelBuffer(width: c.width, height: c.height, format: c.format) }
+            // Start a cycle later, so the first full frame and lazy tables are behind us.
+            let t0 = cycle(kind)
+            for i in 0..<age {
+                _ = damaged.renderDamage(time: t0 - Double(age - i) / 30, into: buffers[i].surface, age: 0)
+            }
+            var pixels = 0
+            let allocationsBefore = fbl_allocation_count()
+            let ns = measure(frames) { i in
+                let d = damaged.renderDamage(
+                    time: t0 + Double(i) / 30, into: buffers[i % age].surface, age: age)
+                pixels += d?.area ?? 0
+            }
+            let allocations = Double(fbl_allocation_count() - allocationsBefore) / Double(frames)
+            results.append((ns, pixels / frames, allocations))
+        }
         let size = "\(c.width)x\(c.height)"
         print(
-            kind.rawValue.padding(8) + " " + size.padding(9) + " " + c.format.name.padding(9)
-                + " " + "\(c.scale)".padding(5) + " " + format(ns, 11) + " " + format(ns / 1000, 10)
-                + " " + format(mpx, 7))
+            kind.rawValue.padding(8) + " " + size.padding(8) + " " + c.format.name.padding(9) + " "
+                + "\(c.scale)".padding(5) + format(full / 1000, 8) + format(results[0].ns / 1000, 19)
+                + format(Double(results[0].pixels), 10) + format(results[1].ns / 1000, 19)
+                + format(Double(results[1].pixels), 10) + format(results[1].allocations, 14))
     }
 }
 
