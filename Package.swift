@@ -36,7 +36,8 @@ let package = Package(
         .target(name: "FBImage", dependencies: ["CZlib"]),
 
         // The only Swift code that calls the OS.
-        .target(name: "FBLinux", dependencies: ["CFBLinux"]),
+        // It implements the display contract (FBDisplay) for real devices.
+        .target(name: "FBLinux", dependencies: ["CFBLinux", "FBDisplay", "FBRaster", "FBScheduler"]),
 
         .target(
             name: "FBAnimCLI",

@@ -5,6 +5,9 @@
 #include <drm_mode.h>
 #include <linux/fb.h>
 #include <linux/kd.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/ioctl.h>
 
 const uint32_t fbl_DRM_FORMAT_RGB565 = DRM_FORMAT_RGB565;
 const uint32_t fbl_DRM_FORMAT_BGR565 = DRM_FORMAT_BGR565;
@@ -26,3 +29,27 @@ const unsigned long fbl_KDSETMODE = KDSETMODE;
 const unsigned long fbl_KDGETMODE = KDGETMODE;
 const int fbl_KD_TEXT = KD_TEXT;
 const int fbl_KD_GRAPHICS = KD_GRAPHICS;
+
+const unsigned long fbl_TIOCGWINSZ = TIOCGWINSZ;
+
+static volatile sig_atomic_t fbl_signal_flags[65];
+
+static void fbl_signal_handler(int sig) {
+    if (sig > 0 && sig < 65) fbl_signal_flags[sig] = 1;
+}
+
+int fbl_signal_catch(int sig) {
+    if (sig <= 0 || sig >= 65) return -1;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = fbl_signal_handler;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = 0;  // no SA_RESTART: sleeps wake with EINTR
+    return sigaction(sig, &action, NULL);
+}
+
+int fbl_signal_take(int sig) {
+    if (sig <= 0 || sig >= 65 || !fbl_signal_flags[sig]) return 0;
+    fbl_signal_flags[sig] = 0;
+    return 1;
+}

@@ -66,7 +66,6 @@ public final class FrameRenderer {
     private var historyCount = 0
     private var changed = DamageList()
     private var region = DamageList()
-    private var clip = ClipRegion()
     private var hasShown = false
     private static let maxAge = 3
 
@@ -144,12 +143,17 @@ public final class FrameRenderer {
     }
 
     /// Redraws the rectangles of `damage` from the shapes of the frame in `shown`.
+    /// The rectangles of a `DamageList` never touch, so drawing each on its
+    /// own composites every pixel once.
     private func draw(_ damage: DamageList, into surface: Surface) {
-        clip.set(damage.rects, within: screen)
-        for r in clip.rects { rasterizer.clear(surface, to: style.background, in: r) }
-        for i in 0..<shown.count where clip.meets(shownBounds[i]) {
-            let op = shown[i]
-            rasterizer.fill(op.shape, transform: op.transform, paint: op.paint, on: surface, region: clip)
+        for rect in damage.rects {
+            let r = rect.intersection(screen)
+            if r.isEmpty { continue }
+            rasterizer.clear(surface, to: style.background, in: r)
+            for i in 0..<shown.count where !shownBounds[i].intersection(r).isEmpty {
+                let op = shown[i]
+                rasterizer.fill(op.shape, transform: op.transform, paint: op.paint, on: surface, clip: r)
+            }
         }
     }
 

@@ -2,8 +2,10 @@ import FBRaster
 import FBScheduler
 
 /// A display in memory, with the lifecycle of a real one: two buffers that
-/// swap on present, vertical blanks at `refresh` Hz, presents that take
-/// `present_ms`, and optionally a virtual clock of its own.
+/// swap on present, vertical blanks at `refresh` Hz (a present is latched by
+/// the next one, and the buffer it replaces is free only after it, as with a
+/// page flip), presents that take `present_ms`, and optionally a virtual
+/// clock of its own.
 ///
 /// Tests and benchmarks read what it "shows" from `screen`.
 public final class SimulatedDisplay: Display {
@@ -91,6 +93,9 @@ public final class SimulatedDisplay: Display {
     /// Whether each buffer holds a frame that was shown (else its age is 0).
     private var shown = [false, false]
     private let opened: UInt64
+    /// The vertical blank that will latch the last present; the next back
+    /// buffer is free after it.
+    private var pendingFlip: UInt64?
 
     /// Presents so far.
     public private(set) var presentCount = 0
@@ -122,6 +127,11 @@ public final class SimulatedDisplay: Display {
     public var screen: Surface { buffers[front].surface }
 
     public func backBuffer() throws -> BackBuffer {
+        // The buffer being replaced is scanned out until the flip: wait for it.
+        if let flip = pendingFlip {
+            waitClock.sleep(until: flip)
+            pendingFlip = nil
+        }
         // Two buffers swap: the back one holds the frame shown before the last.
         let back = 1 - front
         return BackBuffer(surface: buffers[back].surface, age: shown[back] ? 2 : 0)
@@ -138,14 +148,14 @@ public final class SimulatedDisplay: Display {
                 pixelsPresented += c.width * c.height
             }
         }
-        // The transfer takes its time, then the frame latches on the next blank.
+        // The transfer takes its time; the frame then latches on the next
+        // blank, which the next `backBuffer()` waits for (as a page flip).
         if options.presentNanoseconds > 0 {
             waitClock.sleep(until: waitClock.now() + options.presentNanoseconds)
         }
         let period = 1_000_000_000 / UInt64(options.refreshHz)
         let sinceOpen = waitClock.now() - opened
-        let blank = opened + (sinceOpen + period - 1) / period * period
-        waitClock.sleep(until: blank)
+        pendingFlip = opened + (sinceOpen + period - 1) / period * period
         front = 1 - front
         shown[front] = true
         presentCount += 1

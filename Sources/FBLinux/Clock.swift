@@ -47,3 +47,9 @@ extension String {
         String(drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == "\n" || $0 == " " }).reversed())
     }
 }
+
+/// Whether something exists at `path` (`stat` succeeds; a dangling link does not).
+public func pathExists(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0
+}

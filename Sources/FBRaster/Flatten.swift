@@ -22,6 +22,7 @@ struct Flattener {
     var polygon = Polygon()
     private var matrix = Matrix(.identity)
     private var scale = ScaleFactor.one
+    private var rotation = Angle.zero
     private var contourStart = 0
 
     /// Flattens `shape` placed by `transform`, replacing the polygon.
@@ -30,6 +31,7 @@ struct Flattener {
         contourStart = 0
         matrix = transform.matrix
         scale = transform.scale
+        rotation = transform.rotation
         switch shape {
         case let .disc(c, r):
             guard r.raw > 0 else { return }
@@ -152,9 +154,18 @@ struct Flattener {
         let from = first ? 0 : 1
         let to = last ? n : n - 1
         guard from <= to else { return }
+        // A similarity maps the circle to a circle: place the vertices on it
+        // in device space directly (centre, radius and angle transformed once).
+        let center = matrix.apply(c)
+        let radius = scale.apply(rho).raw
+        let deviceStart = start + rotation
+        polygon.coordinates.reserveCapacity(polygon.coordinates.count + 2 * (to - from + 1))
         for k in from...to {
-            let a = start + AngleSpan(raw: sweep.raw * Int64(k) / Int64(n))
-            vertex(pointOnCircle(c, rho, a))
+            let (cos, sin) = (deviceStart + AngleSpan(raw: sweep.raw * Int64(k) / Int64(n))).cosSinQ30
+            deviceVertex(
+                Point(
+                    x: Fixed(raw: center.x.raw + shiftRounded(radius * cos, 30)),
+                    y: Fixed(raw: center.y.raw + shiftRounded(radius * sin, 30))))
         }
     }
 

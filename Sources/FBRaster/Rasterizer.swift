@@ -4,15 +4,13 @@
 /// drawing allocates nothing. Not thread-safe; use one per thread.
 public final class Rasterizer {
     private var flattener = Flattener()
+    private var polygons = PolygonCache()
     private let accumulator = CoverageAccumulator()
     /// Scratch rows for paints that vary per pixel: the paint's mask, and a
     /// row of one constant coverage.
     private var mask = UnsafeMutablePointer<UInt8>.allocate(capacity: 0)
     private var constant = UnsafeMutablePointer<UInt8>.allocate(capacity: 0)
     private var scratchCapacity = 0
-    /// A row's clip spans, `[start, end)` in surface pixels.
-    private var spans = UnsafeMutablePointer<(Int, Int)>.allocate(capacity: 0)
-    private var spanCapacity = 0
     /// The directions of pixel centres around a sweep gradient's centre.
     let directions = DirectionCache()
 
@@ -21,7 +19,6 @@ public final class Rasterizer {
     deinit {
         mask.deallocate()
         constant.deallocate()
-        spans.deallocate()
     }
 
     /// Paints `rect` (clipped to the surface) with an opaque colour.
@@ -46,42 +43,25 @@ public final class Rasterizer {
     /// The pixels `shape` placed by `transform` can touch (its polygon's
     /// bounds, whole pixels). Flattens, draws nothing.
     public func bounds(of shape: Shape, transform: Transform = .identity) -> IntRect {
-        flattener.flatten(shape, transform)
-        guard flattener.polygon.vertexCount >= 3 else { return IntRect(x: 0, y: 0, width: 0, height: 0) }
-        return Rasterizer.bounds(of: flattener.polygon)
+        let polygon = polygons.polygon(shape, transform, &flattener)
+        guard polygon.vertexCount >= 3 else { return IntRect(x: 0, y: 0, width: 0, height: 0) }
+        return Rasterizer.bounds(of: polygon)
     }
 
     /// Fills `shape`, placed by `transform`, with `paint`, composited once
     /// (source-over) into `surface`, touching only pixels inside `clip`.
+    ///
+    /// The pixels inside `clip` get the very bytes a fill without a clip
+    /// gives them, so a frame can be redrawn piece by piece.
     public func fill(
         _ shape: Shape, transform: Transform = .identity, paint: Paint, on surface: Surface,
         clip: IntRect? = nil
     ) {
-        fill(shape, transform: transform, paint: paint, on: surface, region: nil, clip: clip ?? surface.bounds)
-    }
-
-    /// Fills `shape` as `fill(_:transform:paint:on:clip:)` does, touching only
-    /// pixels inside `region` (each at most once where its rectangles overlap).
-    public func fill(
-        _ shape: Shape, transform: Transform = .identity, paint: Paint, on surface: Surface,
-        region: ClipRegion
-    ) {
-        if region.isEmpty { return }
-        let single = region.rects.count == 1
-        fill(
-            shape, transform: transform, paint: paint, on: surface, region: single ? nil : region,
-            clip: region.bounds)
-    }
-
-    private func fill(
-        _ shape: Shape, transform: Transform, paint: Paint, on surface: Surface, region: ClipRegion?,
-        clip: IntRect
-    ) {
         if case let .solid(color) = paint, color.a == 0 { return }
-        flattener.flatten(shape, transform)
-        let polygon = flattener.polygon
+        let polygon = polygons.polygon(shape, transform, &flattener)
         guard polygon.vertexCount >= 3 else { return }
-        let area = Rasterizer.bounds(of: polygon).intersection(clip.intersection(surface.bounds))
+        let area = Rasterizer.bounds(of: polygon)
+            .intersection((clip ?? surface.bounds).intersection(surface.bounds))
         if area.isEmpty { return }
         accumulator.begin(area)
         accumulator.add(polygon)
@@ -92,14 +72,8 @@ public final class Rasterizer {
             constant = .allocate(capacity: area.width)
             scratchCapacity = area.width
         }
-        if let region, spanCapacity < region.rects.count {
-            spans.deallocate()
-            spans = .allocate(capacity: region.rects.count)
-            spanCapacity = region.rects.count
-        }
         let rows = RowPainter(
-            accumulator: accumulator, surface: surface, region: region, spans: spans, mask: mask,
-            constant: constant)
+            accumulator: accumulator, surface: surface, mask: mask, constant: constant)
         switch surface.format {
         case .rgb565: rows.paint(RGB565Codec.self, paint, transform, directions)
         case .bgr565: rows.paint(BGR565Codec.self, paint, transform, directions)

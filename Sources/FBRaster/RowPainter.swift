@@ -1,12 +1,8 @@
-/// Walks a resolved shape's rows and hands each run of coverage, clipped to
-/// the region's spans on that row, to the span routine of the format and
-/// paint (chosen here once per shape).
+/// Walks a resolved shape's rows and hands each run of coverage to the span
+/// routine of the format and paint (chosen here once per shape).
 struct RowPainter {
     let accumulator: CoverageAccumulator
     let surface: Surface
-    /// `nil`: one rectangle, already applied to the accumulator's bounds.
-    let region: ClipRegion?
-    let spans: UnsafeMutablePointer<(Int, Int)>
     let mask: UnsafeMutablePointer<UInt8>
     let constant: UnsafeMutablePointer<UInt8>
 
@@ -23,24 +19,6 @@ struct RowPainter {
         }
     }
 
-    /// Calls `body(x, count, offset)` for the parts of the run `[x, x + count)`
-    /// inside the row's spans; `offset` is the part's distance from `x`.
-    @inline(__always)
-    private func clipped(
-        _ x: Int, _ count: Int, _ spanCount: Int, _ body: (Int, Int, Int) -> Void
-    ) {
-        guard region != nil else {
-            body(x, count, 0)
-            return
-        }
-        let end = x + count
-        for s in 0..<spanCount {
-            let a = max(x, spans[s].0)
-            let b = min(end, spans[s].1)
-            if a < b { body(a, b - a, a - x) }
-        }
-    }
-
     private func solid<C: PixelCodec>(_: C.Type, _ color: Color) {
         let area = accumulator.bounds
         let rgb = color.rgb
@@ -51,26 +29,22 @@ struct RowPainter {
             let runCount = accumulator.resolveRow(r)
             if runCount == 0 { continue }
             let y = area.y + r
-            let spanCount = region?.spans(onRow: y, into: spans) ?? 1
-            if spanCount == 0 { continue }
             let row = surface.base + y * surface.stride
             for i in 0..<runCount {
                 let run = runs[i]
+                let x = area.x + Int(run.start)
+                let n = Int(run.count)
                 if run.alpha < 0 {
-                    let cov = coverage + Int(run.start)
-                    clipped(area.x + Int(run.start), Int(run.count), spanCount) { x, n, offset in
-                        Spans<C>.blendMask(
-                            row, x: x, count: n, y: y, rgb: rgb, alpha: alpha, mask: cov + offset)
-                    }
+                    Spans<C>.blendMask(
+                        row, x: x, count: n, y: y, rgb: rgb, alpha: alpha,
+                        mask: coverage + Int(run.start))
                     continue
                 }
                 let m = div255(alpha * UInt32(run.alpha))
-                clipped(area.x + Int(run.start), Int(run.count), spanCount) { x, n, _ in
-                    if m == 255 {
-                        Spans<C>.fill(row, x: x, count: n, y: y, rgb: rgb)
-                    } else if m > 0 {
-                        Spans<C>.blend(row, x: x, count: n, y: y, rgb: rgb, m: m)
-                    }
+                if m == 255 {
+                    Spans<C>.fill(row, x: x, count: n, y: y, rgb: rgb)
+                } else if m > 0 {
+                    Spans<C>.blend(row, x: x, count: n, y: y, rgb: rgb, m: m)
                 }
             }
         }
@@ -86,8 +60,6 @@ struct RowPainter {
             let runCount = accumulator.resolveRow(r)
             if runCount == 0 { continue }
             let y = area.y + r
-            let spanCount = region?.spans(onRow: y, into: spans) ?? 1
-            if spanCount == 0 { continue }
             let row = surface.base + y * surface.stride
             for i in 0..<runCount {
                 let run = runs[i]
@@ -99,13 +71,12 @@ struct RowPainter {
                     constant.update(repeating: UInt8(run.alpha), count: count)
                     coverage = UnsafePointer(constant)
                 }
-                clipped(area.x + Int(run.start), count, spanCount) { x, n, offset in
-                    sampler.modulate(
-                        x: x, y: y, count: n, coverage: coverage + offset,
-                        directions: directions.row(y: y, x: x), into: mask)
-                    Spans<C>.blendMask(
-                        row, x: x, count: n, y: y, rgb: sampler.rgb, alpha: 255, mask: mask)
-                }
+                let x = area.x + Int(run.start)
+                sampler.modulate(
+                    x: x, y: y, count: count, coverage: coverage,
+                    directions: directions.row(y: y, x: x), into: mask)
+                Spans<C>.blendMask(
+                    row, x: x, count: count, y: y, rgb: sampler.rgb, alpha: 255, mask: mask)
             }
         }
     }

@@ -10,10 +10,17 @@ public enum FrameOutcome: Sendable, Equatable {
 
 /// Draws and shows frames for the scheduler: a loader on a display.
 public protocol FramePresenter: AnyObject {
+    /// Waits until a frame can be drawn (a display's buffer is free again
+    /// after the flip that replaced it). Not counted in the frame's time.
+    func prepareFrame() throws
+
     /// Draws the frame for animation time `time` (seconds since the start)
-    /// and presents it, returning once it is shown (on a display with
-    /// vertical blanks, after the blank that latched it).
+    /// and presents it (a page flip or a copy is queued or done).
     func presentFrame(at time: Double) throws -> FrameOutcome
+}
+
+extension FramePresenter {
+    public func prepareFrame() throws {}
 }
 
 /// Plays frames on time: slots of 1/fps seconds from the start, absolute
@@ -23,13 +30,17 @@ public protocol FramePresenter: AnyObject {
 /// A frame is drawn for the time of the slot it will be shown in, so the
 /// animation follows the clock, never the frame count: after a stall the
 /// next frame jumps to where the animation is now, and the slots the stall
-/// ate are counted dropped.
+/// ate are counted dropped. Where frames take long (a slow SPI panel), the
+/// scheduler starts each one that long before its slot (a running average
+/// of the recent frames) and draws it for the slot it will land in.
 public final class FrameScheduler {
     public let fps: Int
     public let clock: FrameClock
     public private(set) var books: Books
     private var start: UInt64 = 0
     private var next = 0
+    /// How long a frame is expected to take, from the recent ones.
+    private var expected: UInt64 = 0
 
     /// - Precondition: `1 <= fps <= 1000`.
     public init(fps: Int, clock: FrameClock) {
@@ -62,19 +73,24 @@ public final class FrameScheduler {
     ) throws -> Books {
         start = clock.now()
         next = 0
+        expected = 0
         books = Books(fps: fps)
         // Without a limit, a run ends by `shouldStop`; the cap (2^31 slots,
         // 2 years at 30 fps) only keeps deadline arithmetic inside 64 bits.
         let forever = Int(Int32.max)
         let lastSlot = min(
             slots ?? forever, duration.map { slot(at: start + max($0, 1) - 1) + 1 } ?? forever)
-        defer { books.elapsed = min(clock.now(), deadline(ofSlot: next)) - start }
+        // The run covers the slots it accounted for, whole.
+        defer { books.elapsed = deadline(ofSlot: next) - start }
         while next < lastSlot && !shouldStop() {
-            let current = slot(at: clock.now())
-            let target = max(next, current)
+            try presenter.prepareFrame()
+            let now = clock.now()
+            // The slot a frame begun now would land in, and when to begin it.
+            let target = max(next, slot(at: now + expected))
             if target >= lastSlot { break }
-            if target > current {
-                clock.sleep(until: deadline(ofSlot: target))
+            let wake = deadline(ofSlot: target) - min(expected, deadline(ofSlot: target) - start)
+            if wake > now {
+                clock.sleep(until: wake)
                 if shouldStop() { break }
             }
             let time = Double(deadline(ofSlot: target) - start) / 1e9
@@ -87,8 +103,14 @@ public final class FrameScheduler {
             next = shown + 1
             switch outcome {
             case .presented:
-                books.frameTimes.record(ended - began)
-                if shown > target { books.late += 1 }
+                let took = ended - began
+                books.frameTimes.record(took)
+                if shown > target {
+                    books.late += 1
+                    expected = max(expected, took)
+                } else {
+                    expected = (3 * expected + took) / 4
+                }
             case let .unchanged(until):
                 // The picture stays right until `until`: those slots are shown, not dropped.
                 let resume = until.map { slot(at: start + UInt64(max(0, $0) * 1e9)) } ?? lastSlot

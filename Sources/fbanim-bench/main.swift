@@ -5,7 +5,7 @@
 // heap allocations per steady frame; then the machine it ran on. CI may run
 // it to see that it runs; it never judges the times.
 //
-//     swift run -c release fbanim-bench [--frames N]
+//     swift run -c release fbanim-bench [--frames N] [--loader NAME]
 import CAllocationCounter
 import FBAnimation
 import FBLinux
@@ -34,12 +34,15 @@ func cycle(_ kind: LoaderKind) -> Double {
 }
 
 var fullFrames = 200
+var only: LoaderKind?
 var arguments = CommandLine.arguments.dropFirst()
 while let a = arguments.popFirst() {
     if a == "--frames", let v = arguments.popFirst(), let n = Int(v), n > 0 {
         fullFrames = n
+    } else if a == "--loader", let v = arguments.popFirst(), let kind = LoaderKind(rawValue: v) {
+        only = kind
     } else {
-        StandardStream.error.write("usage: fbanim-bench [--frames N]\n")
+        StandardStream.error.write("usage: fbanim-bench [--frames N] [--loader NAME]\n")
         exitProcess(64)
     }
 }
@@ -58,7 +61,7 @@ print(
     "loader   size     format    scale  full us  damage us (age 1)  px/frame  damage us (age 2)  px/frame  allocs/frame"
 )
 for c in cases {
-    for kind in LoaderKind.allCases {
+    for kind in LoaderKind.allCases where only == nil || only == kind {
         let style = LoaderStyle(scale: c.scale)
         let buffer = PixelBuffer(width: c.width, height: c.height, format: c.format)
         let renderer = FrameRenderer(kind: kind, width: c.width, height: c.height, style: style)

@@ -1,1 +1,4 @@
-// fbanim command line: in progress
+// fbanim: loader animations on small Linux screens. Everything lives in FBAnimCLI.
+import FBAnimCLI
+
+FBAnimCommand.exit(FBAnimCommand.main(CommandLine.arguments))

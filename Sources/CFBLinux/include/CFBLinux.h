@@ -32,4 +32,17 @@ extern const unsigned long fbl_KDGETMODE;
 extern const int fbl_KD_TEXT;
 extern const int fbl_KD_GRAPHICS;
 
+// Signals as flags. The one piece of C logic: a handler that only sets a
+// `volatile sig_atomic_t`, as async-signal-safety demands (Swift code must
+// not run inside a handler). Installed without SA_RESTART, so a blocking
+// call such as clock_nanosleep returns EINTR and the main loop looks at the
+// flags at once.
+/// Routes `sig` to a flag; returns 0, or -1 with errno (sigaction's).
+int fbl_signal_catch(int sig);
+/// Returns 1 if `sig` arrived since the last call (and clears it), else 0.
+int fbl_signal_take(int sig);
+
+// Terminal ioctls (asm-generic/ioctls.h).
+extern const unsigned long fbl_TIOCGWINSZ;
+
 #endif

@@ -1,1 +1,0 @@
-// FBAnimCLI: in progress

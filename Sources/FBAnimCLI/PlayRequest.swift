@@ -1,0 +1,121 @@
+import FBAnimation
+import FBDisplay
+import FBRaster
+
+/// How `--stats` prints the books at exit.
+enum StatsFormat: String, Sendable {
+    case json, text
+}
+
+/// Largest `--fps`.
+let maximumFPS = 240
+
+/// Everything `fbanim [--device DEVICE] LOADER` needs, checked.
+struct PlayRequest: Sendable {
+    var loader: LoaderKind
+    var device: DeviceName?
+    var fps = 30
+    /// Stop after this many slots.
+    var frames: Int?
+    /// Stop after this many seconds.
+    var duration: Double?
+    var style = LoaderStyle()
+    /// Whether `--scale` was given (a terminal otherwise fits the loader to its size).
+    var scaleGiven = false
+    var stats: StatsFormat?
+
+    /// Checks and converts the words of a play command line.
+    /// - Throws: `CLIError.usage` naming the first bad word.
+    init(_ parsed: ParsedCommandLine) throws(CLIError) {
+        func value<T>(_ key: OptionKey, _ parse: (String) throws(InvalidValue) -> T)
+            throws(CLIError) -> T?
+        {
+            guard let word = parsed[key] else { return nil }
+            do {
+                return try parse(word)
+            } catch {
+                throw invalid(word, OptionTable.spec(key).synopsis, error, for: .play)
+            }
+        }
+        var loader: LoaderKind?
+        if let word = parsed.arguments.first {
+            do {
+                loader = try parseLoader(word)
+            } catch {
+                throw invalid(word, OptionTable.arguments(for: .play)[0].synopsis, error, for: .play)
+            }
+        }
+        let device = try value(.device, parseDevice)
+        let fps = try value(.fps, parseFPS)
+        let frames = try value(.frames, parseFrameCount)
+        let duration = try value(.duration, parseDuration)
+        let scale = try value(.scale, parseScale)
+        let color = try value(.color, parseColor)
+        let background = try value(.background, parseColor)
+        let rotation = try value(.rotate, parseRotation)
+        let stats = try value(.stats, parseStatsFormat)
+        if parsed[.board] != nil {
+            throw .unavailable("board profiles (--board) are not available in this build yet")
+        }
+        try checkRequired(parsed, for: .play)
+        guard let loader else { preconditionFailure("play: the loader slipped through") }
+
+        self.loader = loader
+        self.device = device
+        if let fps { self.fps = fps }
+        self.frames = frames
+        self.duration = duration
+        if let scale {
+            style.scale = scale
+            scaleGiven = true
+        }
+        style.color = color
+        if let background { style.background = background }
+        if let rotation { style.rotation = rotation }
+        self.stats = stats
+    }
+}
+
+/// Parses `--device` (`shared/spec/cli.md`).
+func parseDevice(_ word: String) throws(InvalidValue) -> DeviceName {
+    do {
+        return try DeviceName.parse(word)
+    } catch {
+        throw InvalidValue(error.description)
+    }
+}
+
+/// Parses `--fps`: a whole number from 1 to 240.
+func parseFPS(_ word: String) throws(InvalidValue) -> Int {
+    guard word.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(word),
+        (1...maximumFPS).contains(n)
+    else { throw InvalidValue("expected a whole number of frames per second from 1 to \(maximumFPS)") }
+    return n
+}
+
+/// Parses `--frames`: a whole number of slots, at least 1.
+func parseFrameCount(_ word: String) throws(InvalidValue) -> Int {
+    guard word.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(word), n >= 1,
+        n <= 1_000_000_000
+    else { throw InvalidValue("expected a whole number of frames from 1 to 1000000000") }
+    return n
+}
+
+/// Parses `--duration`: seconds, more than 0, at most 1e9.
+func parseDuration(_ word: String) throws(InvalidValue) -> Double {
+    guard let seconds = parseDecimal(word) else {
+        throw InvalidValue("expected a number of seconds, as in 2.5")
+    }
+    guard seconds > 0, seconds <= maximumTime else {
+        throw InvalidValue("duration must be more than 0 and at most 1e9 seconds")
+    }
+    return seconds
+}
+
+/// Parses `--stats`: `json` or `text`.
+func parseStatsFormat(_ word: String) throws(InvalidValue) -> StatsFormat {
+    guard let format = StatsFormat(rawValue: word) else {
+        throw InvalidValue("expected 'json' or 'text'")
+    }
+    return format
+}

@@ -1,0 +1,139 @@
+import FBAnimation
+import FBDisplay
+import FBLinux
+import FBRaster
+import FBScheduler
+
+/// `CLOCK_MONOTONIC`, slept on with absolute deadlines. A stop signal cuts a
+/// sleep short; other signals (SIGUSR1, SIGWINCH) do not.
+final class SystemClock: FrameClock {
+    func now() -> UInt64 { monotonicNanoseconds() }
+
+    func sleep(until deadline: UInt64) {
+        while !sleepUntilMonotonic(deadline) {
+            if SignalFlags.stopRequested { return }
+        }
+    }
+}
+
+/// Draws a loader's frames into a display's back buffers and presents only
+/// what changed.
+final class LoaderPlayer: FramePresenter {
+    let display: Display
+    let kind: LoaderKind
+    let style: LoaderStyle
+    /// Fit the loader to the display (a terminal) instead of `style.scale`.
+    let fitsDisplay: Bool
+    private var renderer: FrameRenderer?
+    private var back: BackBuffer?
+
+    init(display: Display, kind: LoaderKind, style: LoaderStyle, fitsDisplay: Bool) {
+        self.display = display
+        self.kind = kind
+        self.style = style
+        self.fitsDisplay = fitsDisplay
+    }
+
+    /// Takes the back buffer (waiting for a pending flip) before the frame's clock starts.
+    func prepareFrame() throws {
+        if back == nil { back = try display.backBuffer() }
+    }
+
+    func presentFrame(at time: Double) throws -> FrameOutcome {
+        let back = try self.back ?? display.backBuffer()
+        self.back = nil
+        let s = back.surface
+        var age = back.age
+        // A display that changed size (a resized terminal) needs a renderer of its size.
+        if renderer.map({ $0.width != s.width || $0.height != s.height }) ?? true {
+            var style = self.style
+            if fitsDisplay {
+                // At scale 1 every loader fits in 240 px; keep a margin.
+                style.scale = max(0.05, min(64, Double(min(s.width, s.height)) / 240))
+            }
+            renderer = FrameRenderer(kind: kind, width: s.width, height: s.height, style: style)
+            age = 0
+        }
+        guard let damage = renderer?.renderDamage(time: time, into: s, age: age) else {
+            // Nothing changed: the screen already shows this frame, and the
+            // buffer stays ours for the next one.
+            self.back = back
+            return .unchanged(until: time)
+        }
+        try display.present(damage: damage.rects)
+        return .presented
+    }
+}
+
+/// Plays `request` until it ends, then restores the display and prints the books.
+func play(_ request: PlayRequest) throws(CLIError) {
+    do {
+        try SignalFlags.install()
+    } catch {
+        throw .ioError("cannot catch signals: \(error)")
+    }
+    let (display, fits) = try openDisplay(request)
+    let player = LoaderPlayer(
+        display: display, kind: request.loader, style: request.style,
+        fitsDisplay: fits && !request.scaleGiven)
+    let scheduler = FrameScheduler(fps: request.fps, clock: display.clock ?? SystemClock())
+    let name = display.description.name
+    var failure: CLIError?
+    do {
+        try scheduler.run(
+            player, slots: request.frames,
+            duration: request.duration.map { UInt64(($0 * 1e9).rounded()) },
+            shouldStop: {
+                if SignalFlags.takeStatsRequest() {
+                    let s = Statistics(books: scheduler.books, loader: request.loader.rawValue, device: name)
+                    StandardStream.error.write(s.text)
+                }
+                return SignalFlags.stopRequested
+            })
+    } catch let error as SystemError {
+        failure = .ioError("\(name): \(error)")
+    } catch {
+        failure = .ioError("\(name): \(error)")
+    }
+    // Restore the console, terminal or CRTC before anything else is printed.
+    display.close()
+    if let failure { throw failure }
+    let statistics = Statistics(books: scheduler.books, loader: request.loader.rawValue, device: name)
+    switch request.stats {
+    case .json?: StandardStream.output.write(statistics.json)
+    case .text?: StandardStream.error.write(statistics.text)
+    case nil: break
+    }
+}
+
+/// Opens the display `request` names, or the one fbanim picks without
+/// `--device`. Returns it and whether the loader should fit it (a terminal).
+func openDisplay(_ request: PlayRequest) throws(CLIError) -> (Display, Bool) {
+    switch request.device {
+    case let .simulated(options)?:
+        return (SimulatedDisplay(options, systemClock: SystemClock()), false)
+    case .terminal?:
+        return (try openTerminal(), true)
+    case let .fbdev(path)?, let .drm(path)?:
+        guard pathExists(path) else { throw .noInput("no such device '\(path)'") }
+        throw .unavailable(
+            "'\(path)': fbdev and DRM/KMS displays are not available in this build yet; "
+                + "use --device term or --device sim:WxH")
+    case nil:
+        guard StandardStream.output.isTerminal else {
+            throw .unavailable(
+                "no display found: no DRM or fbdev display this build can drive, and standard "
+                    + "output is not a terminal; name one with --device")
+        }
+        StandardStream.error.write("fbanim: no display device found; playing in this terminal\n")
+        return (try openTerminal(), true)
+    }
+}
+
+private func openTerminal() throws(CLIError) -> TerminalDisplay {
+    do {
+        return try TerminalDisplay()
+    } catch {
+        throw .unavailable("--device term: standard output is not a terminal")
+    }
+}

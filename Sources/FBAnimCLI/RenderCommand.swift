@@ -1,0 +1,110 @@
+import FBAnimation
+import FBImage
+import FBLinux
+import FBRaster
+
+/// Everything `fbanim render` needs, checked: building one never fails later.
+struct RenderRequest: Sendable {
+    var loader: LoaderKind
+    var width: Int
+    var height: Int
+    /// Seconds since the loader appeared, `0...1e9`.
+    var time: Double
+    var output: String
+    var fileFormat: ImageFileFormat
+    var pixelFormat: PixelFormat = .xrgb8888
+    var style = LoaderStyle()
+
+    /// Checks and converts the words of a `render` command line.
+    ///
+    /// Values are checked in the table's order, the loader first; missing
+    /// arguments are reported after bad values.
+    /// - Throws: `CLIError.usage` naming the first bad word.
+    init(_ parsed: ParsedCommandLine) throws(CLIError) {
+        func value<T>(_ key: OptionKey, _ parse: (String) throws(InvalidValue) -> T)
+            throws(CLIError) -> T?
+        {
+            guard let word = parsed[key] else { return nil }
+            do {
+                return try parse(word)
+            } catch {
+                throw invalid(word, OptionTable.spec(key).synopsis, error)
+            }
+        }
+        var loader: LoaderKind?
+        if let word = parsed.arguments.first {
+            do {
+                loader = try parseLoader(word)
+            } catch {
+                throw invalid(word, OptionTable.arguments(for: .render)[0].synopsis, error)
+            }
+        }
+        let size = try value(.size, parseSize)
+        let time = try value(.time, parseTime)
+        let fileFormat = try value(.output, parseOutputFormat)
+        let pixelFormat = try value(.format, parsePixelFormat)
+        let scale = try value(.scale, parseScale)
+        let color = try value(.color, parseColor)
+        let background = try value(.background, parseColor)
+        let rotation = try value(.rotate, parseRotation)
+        try checkRequired(parsed, for: .render)
+        guard let loader, let size, let time, let fileFormat, let output = parsed[.output] else {
+            // checkRequired has thrown for anything missing.
+            preconditionFailure("render: a required value slipped through")
+        }
+
+        self.loader = loader
+        (width, height) = size
+        self.time = time
+        self.output = output
+        self.fileFormat = fileFormat
+        if let pixelFormat { self.pixelFormat = pixelFormat }
+        if let scale { style.scale = scale }
+        style.color = color
+        if let background { style.background = background }
+        if let rotation { style.rotation = rotation }
+    }
+}
+
+/// `The value 'w' is invalid for '<name>': reason`, as swift-argument-parser words it.
+func invalid(_ word: String, _ name: String, _ error: InvalidValue, for command: Command = .render)
+    -> CLIError
+{
+    .usage("The value '\(word)' is invalid for '\(name)': \(error.reason)", command)
+}
+
+/// Runs `fbanim render` with the words after `render`; help goes to stdout.
+func runRender(_ words: ArraySlice<String>) throws(CLIError) {
+    let parsed = try parseCommandLine(words, for: .render)
+    if parsed.wantsHelp {
+        StandardStream.output.write(helpText(for: .render))
+        return
+    }
+    let request = try RenderRequest(parsed)
+    try render(request)
+}
+
+/// Draws the frame and writes the file atomically.
+func render(_ request: RenderRequest) throws(CLIError) {
+    // Fail before drawing: an 8192x8192 frame takes a while for nothing.
+    do {
+        try checkFileReplaceable(request.output)
+    } catch {
+        throw .cannotWrite(path: request.output, error)
+    }
+    let buffer = renderFrame(
+        request.loader, width: request.width, height: request.height,
+        format: request.pixelFormat, style: request.style, time: request.time)
+    let file: [UInt8]
+    do {
+        file = try request.fileFormat.encode(
+            rgb: buffer.surface.rgbBytes(), width: request.width, height: request.height)
+    } catch {
+        throw .ioError("cannot encode '\(request.output)': \(error)")
+    }
+    do {
+        try writeFileAtomically(file, to: request.output)
+    } catch {
+        throw .cannotWrite(path: request.output, error)
+    }
+}

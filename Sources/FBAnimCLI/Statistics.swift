@@ -1,0 +1,69 @@
+import FBScheduler
+
+/// The books of a run as `--stats` prints them.
+struct Statistics {
+    let books: Books
+    let loader: String
+    let device: String
+
+    private func ms(_ ns: UInt64) -> String { decimal(Double(ns) / 1e6, places: 3) }
+
+    /// One JSON object, one line, with the fields `shared/spec/cli.md` names.
+    var json: String {
+        let t = books.frameTimes
+        return "{\"frames_presented\":\(books.presented),\"frames_dropped\":\(books.dropped),"
+            + "\"frames_late\":\(books.late),\"fps_target\":\(books.fps),"
+            + "\"fps_achieved\":\(decimal(books.achievedFPS, places: 3)),"
+            + "\"duration_s\":\(decimal(Double(books.elapsed) / 1e9, places: 3)),"
+            + "\"frame_ms\":{\"p50\":\(ms(t.percentile(0.5))),\"p99\":\(ms(t.percentile(0.99))),"
+            + "\"max\":\(ms(t.maximum))},\"loader\":\(quoted(loader)),\"device\":\(quoted(device))}\n"
+    }
+
+    /// The same for a person.
+    var text: String {
+        let t = books.frameTimes
+        return """
+            fbanim: \(loader) on \(device): \(books.presented) frames presented, \
+            \(books.dropped) dropped, \(books.late) late in \
+            \(decimal(Double(books.elapsed) / 1e9, places: 2)) s \
+            (\(decimal(books.achievedFPS, places: 1)) of \(books.fps) fps); \
+            frame time p50 \(ms(t.percentile(0.5))) ms, p99 \(ms(t.percentile(0.99))) ms, \
+            max \(ms(t.maximum)) ms
+
+            """
+    }
+}
+
+/// `v` with at most `places` decimals, no exponent (JSON and people read it).
+func decimal(_ v: Double, places: Int) -> String {
+    guard v.isFinite else { return "0" }
+    var scale = 1.0
+    for _ in 0..<places { scale *= 10 }
+    let n = Int64((abs(v) * scale).rounded())
+    let whole = n / Int64(scale)
+    var fraction = String(n % Int64(scale))
+    while fraction.count < places { fraction = "0" + fraction }
+    while fraction.hasSuffix("0") { fraction.removeLast() }
+    let sign = v < 0 && n != 0 ? "-" : ""
+    return fraction.isEmpty ? "\(sign)\(whole)" : "\(sign)\(whole).\(fraction)"
+}
+
+/// A JSON string literal.
+func quoted(_ s: String) -> String {
+    var out = "\""
+    for u in s.unicodeScalars {
+        switch u {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        default:
+            if u.value < 0x20 {
+                let hex = String(u.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            } else {
+                out.unicodeScalars.append(u)
+            }
+        }
+    }
+    return out + "\""
+}

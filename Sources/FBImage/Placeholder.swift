@@ -1,1 +1,0 @@
-// FBImage: in progress

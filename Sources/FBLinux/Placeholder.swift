@@ -1,1 +1,0 @@
-// FBLinux: in progress

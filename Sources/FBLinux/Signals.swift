@@ -1,0 +1,43 @@
+import CFBLinux
+import Glibc
+
+/// Signals fbanim reacts to, read as flags between frames (never handled in
+/// Swift inside a signal handler).
+public enum SignalFlags {
+    /// Signals that end a run cleanly: SIGTERM, SIGINT, SIGHUP.
+    public static let stopSignals: [Int32] = [SIGTERM, SIGINT, SIGHUP]
+
+    /// Catches the stop signals, SIGUSR1 (print the books) and SIGWINCH
+    /// (terminal resized). Blocking sleeps then return early when one arrives.
+    public static func install() throws(SystemError) {
+        for sig in stopSignals + [SIGUSR1, SIGWINCH] {
+            _ = try systemCall("sigaction") { fbl_signal_catch(sig) }
+        }
+    }
+
+    /// Whether a stop signal arrived since the start (it stays set).
+    public static var stopRequested: Bool {
+        if stopped { return true }
+        for sig in stopSignals where fbl_signal_take(sig) == 1 { stopped = true }
+        return stopped
+    }
+    nonisolated(unsafe) private static var stopped = false
+
+    /// Whether SIGUSR1 arrived since the last call.
+    public static func takeStatsRequest() -> Bool { fbl_signal_take(SIGUSR1) == 1 }
+
+    /// Whether SIGWINCH arrived since the last call.
+    public static func takeResize() -> Bool { fbl_signal_take(SIGWINCH) == 1 }
+}
+
+/// Sleeps until `deadline` on `CLOCK_MONOTONIC` (absolute: no drift from
+/// relative sleeps). Returns early, `false`, when a caught signal arrives.
+@discardableResult
+public func sleepUntilMonotonic(_ deadline: UInt64) -> Bool {
+    var ts = timespec(
+        tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
+    // clock_nanosleep returns the error number instead of setting errno.
+    let rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil)
+    precondition(rc == 0 || rc == EINTR, "clock_nanosleep: \(rc)")
+    return rc == 0
+}

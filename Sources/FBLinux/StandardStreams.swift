@@ -1,0 +1,51 @@
+import Glibc
+
+/// An open file descriptor fbanim did not open itself: standard output or error.
+public struct StandardStream: Sendable {
+    let fd: Int32
+
+    /// File descriptor 1.
+    public static let output = StandardStream(fd: STDOUT_FILENO)
+    /// File descriptor 2.
+    public static let error = StandardStream(fd: STDERR_FILENO)
+
+    /// Writes all of `text` as UTF-8 (`write(2)`, repeated after short writes).
+    ///
+    /// Failures are dropped: a message that cannot reach the terminal has
+    /// nowhere else to go.
+    public func write(_ text: String) {
+        let bytes = Array(text.utf8)
+        try? writeAll(fd, bytes, call: "write")
+    }
+
+    /// Whether the stream is a terminal (`isatty(3)`).
+    public var isTerminal: Bool { isatty(fd) == 1 }
+}
+
+/// Ends the process with `status` (`exit(3)`).
+public func exitProcess(_ status: Int32) -> Never {
+    exit(status)
+}
+
+/// Writes every byte to `fd`, continuing after short writes and `EINTR`.
+func writeAll(_ fd: Int32, _ bytes: [UInt8], call: String) throws(SystemError) {
+    // withUnsafeBytes is not typed-throws yet: carry the error out as a value.
+    let failure: SystemError? = bytes.withUnsafeBytes { buffer in
+        var offset = 0
+        while offset < buffer.count {
+            // Linux moves at most 0x7ffff000 bytes a call anyway.
+            let count = min(buffer.count - offset, 1 << 30)
+            let written: Int
+            do throws(SystemError) {
+                written = try systemCall(call) { Glibc.write(fd, buffer.baseAddress! + offset, count) }
+            } catch {
+                return error
+            }
+            // write(2) returns 0 only for a zero count; never loop on it.
+            guard written > 0 else { return SystemError(errno: EIO, call: call) }
+            offset += written
+        }
+        return nil
+    }
+    if let failure { throw failure }
+}

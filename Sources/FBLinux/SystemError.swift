@@ -1,0 +1,47 @@
+import Glibc
+
+/// A failed system call: its `errno` and the name of the call.
+///
+/// Made in exactly one place, `systemCall(_:_:)`, from the `errno` a call
+/// left behind, so every OS failure in fbanim has the same shape.
+public struct SystemError: Error, Equatable, Hashable, Sendable, CustomStringConvertible {
+    /// The `errno` value, for example `ENOENT` (2).
+    public let errno: Int32
+    /// The C function that failed, for example `"rename"`.
+    public let call: String
+
+    public init(errno: Int32, call: String) {
+        self.errno = errno
+        self.call = call
+    }
+
+    /// The C library's sentence for `errno` (`strerror_r`), such as "No such file or directory".
+    public var reason: String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        // The XSI strerror_r: fills the buffer, thread-safe unlike strerror.
+        guard strerror_r(errno, &buffer, buffer.count) == 0 else { return "error \(errno)" }
+        return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
+    /// `"<call>: <reason>"`.
+    public var description: String { "\(call): \(reason)" }
+}
+
+/// Runs a system call and turns its `-1` into a `SystemError`: the one funnel.
+///
+/// `EINTR` means a signal arrived before the call did anything, so the call
+/// is made again, unless `retryOnInterrupt` is false (`close` must never be
+/// repeated: on Linux the descriptor is gone even when it reports `EINTR`).
+/// - Returns: the call's result, never `-1`.
+@inline(__always)
+func systemCall<Result: BinaryInteger>(
+    _ name: String, retryOnInterrupt: Bool = true, _ call: () -> Result
+) throws(SystemError) -> Result {
+    while true {
+        let result = call()
+        if result != -1 { return result }
+        let code = Glibc.errno
+        if code == EINTR && retryOnInterrupt { continue }
+        throw SystemError(errno: code, call: name)
+    }
+}

@@ -1,0 +1,135 @@
+import CFBLinux
+import FBDisplay
+import FBRaster
+import FBScheduler
+import Glibc
+
+/// The terminal as a display: each character cell shows two pixels, the
+/// upper half block `▀` in the top pixel's colour on the bottom pixel's
+/// colour, in 24-bit colour. A preview anywhere.
+///
+/// Opening switches to the alternate screen, hides the cursor and turns off
+/// line wrap; `close()` undoes all three, so every way out restores the
+/// terminal (the CLI calls `close()` on stop, signals and errors). The
+/// picture follows the terminal's size: after SIGWINCH the next back buffer
+/// has the new size (and age 0).
+public final class TerminalDisplay: Display {
+    public private(set) var description: DisplayDescription
+    public let clock: FrameClock? = nil
+    private let fd: Int32
+    private var buffer: PixelBuffer
+    private var presented = false
+    private var isOpen = true
+    private var output: [UInt8] = []
+
+    /// Opens the terminal on `fd` (standard output by default).
+    /// - Throws: `SystemError` with `ENOTTY` when `fd` is not a terminal.
+    public init(fd: Int32 = STDOUT_FILENO) throws(SystemError) {
+        guard isatty(fd) == 1 else { throw SystemError(errno: ENOTTY, call: "isatty") }
+        self.fd = fd
+        let (w, h) = TerminalDisplay.pixelSize(fd)
+        buffer = PixelBuffer(width: w, height: h, format: .xrgb8888)
+        description = TerminalDisplay.describe(w, h)
+        output.reserveCapacity(w * h * 20)
+        // Alternate screen, cursor hidden, no autowrap, cleared.
+        try send("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l\u{1B}[0m\u{1B}[2J")
+    }
+
+    deinit { close() }
+
+    /// Pixels for the terminal's cells: a column a pixel, a row two.
+    static func pixelSize(_ fd: Int32) -> (Int, Int) {
+        var size = winsize()
+        if ioctl(fd, fbl_TIOCGWINSZ, &size) == 0, size.ws_col > 0, size.ws_row > 0 {
+            return (Int(size.ws_col), 2 * Int(size.ws_row))
+        }
+        return (80, 48)  // a terminal that does not say: the classic 80x24
+    }
+
+    static func describe(_ w: Int, _ h: Int) -> DisplayDescription {
+        DisplayDescription(
+            name: "term (\(w)x\(h / 2) cells)", width: w, height: h, format: .xrgb8888,
+            refreshHz: nil)
+    }
+
+    public func backBuffer() throws -> BackBuffer {
+        if SignalFlags.takeResize() {
+            let (w, h) = TerminalDisplay.pixelSize(fd)
+            if w != description.width || h != description.height {
+                buffer = PixelBuffer(width: w, height: h, format: .xrgb8888)
+                description = TerminalDisplay.describe(w, h)
+                presented = false
+                try send("\u{1B}[0m\u{1B}[2J")
+            }
+        }
+        return BackBuffer(surface: buffer.surface, age: presented ? 1 : 0)
+    }
+
+    public func present(damage: [IntRect]) throws {
+        let s = buffer.surface
+        let screen = s.bounds
+        output.removeAll(keepingCapacity: true)
+        for rect in damage {
+            let r = rect.intersection(screen)
+            if r.isEmpty { continue }
+            // Whole cells: rows of pixels come in pairs.
+            var cellRow = r.y / 2
+            while cellRow * 2 < r.maxY {
+                appendMove(row: cellRow, column: r.x)
+                var last: (UInt32, UInt32)? = nil
+                for x in r.x..<r.maxX {
+                    let top = s.pixel(x: x, y: cellRow * 2)
+                    let bottom = cellRow * 2 + 1 < s.height ? s.pixel(x: x, y: cellRow * 2 + 1) : 0
+                    if last.map({ $0 != (top, bottom) }) ?? true {
+                        appendColor(38, top)
+                        appendColor(48, bottom)
+                        last = (top, bottom)
+                    }
+                    output += [0xE2, 0x96, 0x80]  // U+2580 UPPER HALF BLOCK
+                }
+                cellRow += 1
+            }
+        }
+        if !output.isEmpty {
+            output += Array("\u{1B}[0m".utf8)
+            try writeAll(fd, output, call: "write")
+        }
+        presented = true
+    }
+
+    public func close() {
+        guard isOpen else { return }
+        isOpen = false
+        // Colours off, wrap back on, cursor shown, main screen back.
+        try? send("\u{1B}[0m\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l")
+    }
+
+    private func send(_ text: String) throws(SystemError) {
+        try writeAll(fd, Array(text.utf8), call: "write")
+    }
+
+    private func appendMove(row: Int, column: Int) {
+        output += [0x1B, 0x5B]
+        appendNumber(row + 1)
+        output.append(0x3B)
+        appendNumber(column + 1)
+        output.append(0x48)  // H
+    }
+
+    private func appendColor(_ layer: Int, _ rgb: UInt32) {
+        output += [0x1B, 0x5B]
+        appendNumber(layer)
+        output += [0x3B, 0x32, 0x3B]  // ;2;
+        appendNumber(Int(rgb >> 16 & 0xFF))
+        output.append(0x3B)
+        appendNumber(Int(rgb >> 8 & 0xFF))
+        output.append(0x3B)
+        appendNumber(Int(rgb & 0xFF))
+        output.append(0x6D)  // m
+    }
+
+    private func appendNumber(_ n: Int) {
+        if n >= 10 { appendNumber(n / 10) }
+        output.append(UInt8(0x30 + n % 10))
+    }
+}

@@ -1,1 +1,0 @@
-// _FBTestSupport: in progress
