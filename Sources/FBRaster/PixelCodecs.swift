@@ -8,6 +8,19 @@ protocol PixelCodec {
     static var bytesPerPixel: Int { get }
     static func load(_ p: UnsafeRawPointer) -> UInt32
     static func store(_ p: UnsafeMutableRawPointer, _ rgb: UInt32, dither: Int)
+    /// Copies one encoded pixel as it is.
+    static func copy(from: UnsafeRawPointer, to: UnsafeMutableRawPointer)
+}
+
+extension PixelCodec {
+    @inline(__always)
+    static func copy(from: UnsafeRawPointer, to: UnsafeMutableRawPointer) {
+        switch bytesPerPixel {
+        case 2: to.storeBytes(of: from.loadUnaligned(as: UInt16.self), as: UInt16.self)
+        case 4: to.storeBytes(of: from.loadUnaligned(as: UInt32.self), as: UInt32.self)
+        default: to.copyMemory(from: from, byteCount: bytesPerPixel)
+        }
+    }
 }
 
 /// 16-bit value from 8-bit `r, g, b` through the dither tables.

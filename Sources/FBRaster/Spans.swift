@@ -6,12 +6,23 @@
 /// path gives the bytes the general path would.
 enum Spans<C: PixelCodec> {
     /// Opaque colour over `count` pixels from column `x` of row `y`.
+    ///
+    /// One colour on one row repeats every 4 pixels (the dither matrix's
+    /// width): the first 4 are encoded, the rest copied from 4 pixels back.
     @inline(__always)
     static func fill(_ row: UnsafeMutableRawPointer, x: Int, count: Int, y: Int, rgb: UInt32) {
-        var p = row + x * C.bytesPerPixel
+        let start = row + x * C.bytesPerPixel
         let cellRow = (y & 3) << 2
-        for i in x..<(x + count) {
-            C.store(p, rgb, dither: cellRow | (i & 3))
+        let head = min(count, 4)
+        for i in 0..<head {
+            C.store(start + i * C.bytesPerPixel, rgb, dither: cellRow | ((x + i) & 3))
+        }
+        guard count > 4 else { return }
+        let period = 4 * C.bytesPerPixel
+        var p = start + period
+        let end = start + count * C.bytesPerPixel
+        while p < end {
+            C.copy(from: p - period, to: p)
             p += C.bytesPerPixel
         }
     }
