@@ -66,6 +66,9 @@ public final class FrameRenderer {
     private var historyCount = 0
     private var changed = DamageList()
     private var region = DamageList()
+    /// For 16-bit targets: the frame blended at 8 bits a channel, dithered
+    /// into the target once (blending onto dithered pixels would bias it).
+    private var canvas: PixelBuffer?
     private var hasShown = false
     private static let maxAge = 3
 
@@ -138,8 +141,30 @@ public final class FrameRenderer {
         } else {
             for k in 0..<age { region.add(history[(newest - k + FrameRenderer.maxAge) % FrameRenderer.maxAge]) }
         }
-        draw(region, into: surface)
+        if let canvas = canvas(for: surface) {
+            // The canvas always holds the last frame: bring it up to date,
+            // then dither what the target's age asks for.
+            draw(hasCanvasFrame ? changed : fullScreen, into: canvas.surface)
+            hasCanvasFrame = true
+            for r in region.rects { rasterizer.convert(canvas.surface, into: surface, in: r) }
+        } else {
+            draw(region, into: surface)
+        }
         return region
+    }
+
+    private var hasCanvasFrame = false
+    private lazy var fullScreen: DamageList = {
+        var d = DamageList()
+        d.add(screen)
+        return d
+    }()
+
+    /// The 8-bit canvas a 16-bit target is drawn through, or `nil`.
+    private func canvas(for surface: Surface) -> PixelBuffer? {
+        guard surface.format == .rgb565 || surface.format == .bgr565 else { return nil }
+        if canvas == nil { canvas = PixelBuffer(width: width, height: height, format: .xrgb8888) }
+        return canvas
     }
 
     /// Redraws the rectangles of `damage` from the shapes of the frame in `shown`.
@@ -169,11 +194,15 @@ public final class FrameRenderer {
             s0.raw > 0, s1.raw > 0, s0 < .fullTurn, s1 < .fullTurn
         {
             let (low, high) = s0 < s1 ? (s0, s1) : (s1, s0)
+            // The chord into the old end changes too: start one vertex step
+            // back (the inner edge's step, the widest).
+            let step = Rasterizer.arcVertexSpacing(radius: max(r0 - w0.half, Fixed(1)), transform: new.transform)
+            let from = max(AngleSpan(raw: low.raw - step.raw), .zero)
             let delta = Shape.arc(
-                center: c0, radius: r0, width: w0, start: a0 + low,
-                sweep: AngleSpan(raw: high.raw - low.raw), cap: cap0 == .round ? .round : .butt)
-            // One pixel of margin: the butt end of the old arc may leave a
-            // partly covered pixel just outside the thin delta's polygon.
+                center: c0, radius: r0, width: w0, start: a0 + from,
+                sweep: AngleSpan(raw: high.raw - from.raw), cap: cap0 == .round ? .round : .butt)
+            // One pixel of margin: a partly covered pixel at the butt end of
+            // the old arc may lie just outside the delta's polygon.
             return rasterizer.bounds(of: delta, transform: new.transform).outset(by: 1)
         }
         return nil
@@ -184,12 +213,16 @@ public final class FrameRenderer {
     /// - Precondition: `time` finite and `>= 0`.
     public func render(time: Double, into surface: Surface) {
         precondition(time.isFinite && time >= 0, "time must be finite and not negative")
-        rasterizer.clear(surface, to: style.background)
+        let target = canvas(for: surface)?.surface ?? surface
+        rasterizer.clear(target, to: style.background)
         ops.removeAll(keepingCapacity: true)
         loader.frame(at: time, into: &ops)
         for op in ops {
             rasterizer.fill(
-                op.shape, transform: root.concatenating(op.transform), paint: op.paint, on: surface)
+                op.shape, transform: root.concatenating(op.transform), paint: op.paint, on: target)
         }
+        if target.base != surface.base { rasterizer.convert(target, into: surface, in: screen) }
+        // The canvas no longer holds the frame `renderDamage` last drew.
+        hasCanvasFrame = false
     }
 }

@@ -65,7 +65,10 @@ public struct ScaleFactor: Hashable, Sendable {
     }
 
     /// A length scaled by this ratio, rounded to nearest.
-    public func apply(_ v: Fixed) -> Fixed { Fixed(raw: shiftRounded(v.raw * raw, 24)) }
+    public func apply(_ v: Fixed) -> Fixed {
+        // In 128 bits: a million pixels (2^36 in 16.16) times a scale of 64 (2^30) overflows 64.
+        Fixed(raw: Int64(truncatingIfNeeded: (Int128(v.raw) * Int128(raw) + (1 << 23)) >> 24))
+    }
 }
 
 /// A point in 16.16 fixed point.

@@ -124,13 +124,28 @@ struct Flattener {
     private func pointOnCircle(_ c: Point, _ r: Fixed, _ a: Angle) -> Point {
         let (cos, sin) = a.cosSinQ30
         return Point(
-            x: c.x + Fixed(raw: shiftRounded(r.raw * cos, 30)),
-            y: c.y + Fixed(raw: shiftRounded(r.raw * sin, 30)))
+            x: c.x + Fixed(raw: mulShiftRounded30(r.raw, cos)),
+            y: c.y + Fixed(raw: mulShiftRounded30(r.raw, sin)))
     }
 
     // MARK: Curves
 
+    /// Chords per turn for a circle of device radius `r` (16.16): at most
+    /// 1/128 px from the circle, r (2 pi / n)^2 / 8 <= 1/128, so
+    /// n >= 8 pi sqrt(r) ~ 25.13 sqrt(r); a multiple of 4, so the vertices of
+    /// a picture turned by a quarter turn are the turned vertices.
+    static func chordsPerTurn(deviceRadius r: Int64) -> Int64 {
+        let sqrtQ8 = integerSquareRoot(max(r, 1))
+        let n = (sqrtQ8 * 6434 + 0xFFFF) >> 16
+        return min(max((n + 3) & ~3, 4), 1 << 16)
+    }
+
     /// Vertices along an arc of local radius `r`, from `start` over `sweep`.
+    ///
+    /// Between the two ends, vertices sit on a fixed grid of directions (a
+    /// whole number of chords per turn), not spread evenly over the sweep: an
+    /// arc that grows keeps every vertex it had, so its edge does not shimmer
+    /// from frame to frame and only its growing end changes pixels.
     private mutating func arcVertices(
         _ c: Point, _ r: Fixed, _ start: Angle, _ sweep: AngleSpan, first: Bool, last: Bool = true
     ) {
@@ -138,35 +153,44 @@ struct Flattener {
             vertex(c)
             return
         }
-        let magnitude = sweep.raw.magnitude
-        // n chords over a whole turn keep the error under 1/128 px:
-        // r * (2 pi / n)^2 / 8 <= 1/128  <=>  n >= 8 pi sqrt(r) ~ 25.13 sqrt(r).
-        let deviceRadius = scale.apply(r).raw
-        let sqrtQ8 = integerSquareRoot(max(deviceRadius, 1))
-        let perTurn = (sqrtQ8 * 6434 + 0xFFFF) >> 16
-        let n = Int(min(max((perTurn * Int64(magnitude) + (1 << 32) - 1) >> 32, 1), 1 << 16))
+        let n = Flattener.chordsPerTurn(deviceRadius: scale.apply(r).raw)
         // Push vertices out by (1 + d^2 / 12), d the chord's angle in radians,
         // so each chord's area matches the arc's: (2 pi)^2 / 12 * 2^10 ~ 3369.
-        let step = Int64(magnitude) / Int64(n)
-        let g = step >> 12
+        let g = ((1 << 32) / n) >> 12
         let factorQ30 = (Int64(1) << 30) + ((g * g * 3369) >> 20)
-        let rho = Fixed(raw: shiftRounded(r.raw * factorQ30, 30))
-        let from = first ? 0 : 1
-        let to = last ? n : n - 1
-        guard from <= to else { return }
+        let rho = Fixed(raw: mulShiftRounded30(r.raw, factorQ30))
         // A similarity maps the circle to a circle: place the vertices on it
         // in device space directly (centre, radius and angle transformed once).
         let center = matrix.apply(c)
         let radius = scale.apply(rho).raw
-        let deviceStart = start + rotation
-        polygon.coordinates.reserveCapacity(polygon.coordinates.count + 2 * (to - from + 1))
-        for k in from...to {
-            let (cos, sin) = (deviceStart + AngleSpan(raw: sweep.raw * Int64(k) / Int64(n))).cosSinQ30
+        let a = Int64((start + rotation).raw)
+        let e = a + sweep.raw
+        func grid(_ k: Int64) -> Int64 { floorDivMod(k << 32, n).0 }
+        func put(_ angle: Int64) {
+            let (cos, sin) = Angle(raw: UInt32(truncatingIfNeeded: angle)).cosSinQ30
             deviceVertex(
                 Point(
-                    x: Fixed(raw: center.x.raw + shiftRounded(radius * cos, 30)),
-                    y: Fixed(raw: center.y.raw + shiftRounded(radius * sin, 30))))
+                    x: Fixed(raw: center.x.raw + mulShiftRounded30(radius, cos)),
+                    y: Fixed(raw: center.y.raw + mulShiftRounded30(radius, sin))))
         }
+        if first { put(a) }
+        if sweep.raw > 0 {
+            // Grid directions strictly between a and e, in order.
+            var k = floorDivMod(a * n, 1 << 32).0
+            while grid(k) <= a { k += 1 }
+            while grid(k) < e {
+                put(grid(k))
+                k += 1
+            }
+        } else if sweep.raw < 0 {
+            var k = floorDivMod(a * n, 1 << 32).0 + 1
+            while grid(k) >= a { k -= 1 }
+            while grid(k) > e {
+                put(grid(k))
+                k -= 1
+            }
+        }
+        if last && sweep.raw != 0 { put(e) }
     }
 
     private mutating func flattenPath(_ path: Path) {
@@ -248,4 +272,12 @@ struct Flattener {
         }
         contourStart = polygon.vertexCount
     }
+}
+
+/// `a * b / 2^30`, rounded to nearest (halves up, as `shiftRounded`), with the
+/// product in 128 bits: a radius of 2^17 px or more in 16.16 times a Q30
+/// sine overflows 64 bits (a million-pixel disc trapped).
+@inline(__always)
+func mulShiftRounded30(_ a: Int64, _ b: Int64) -> Int64 {
+    Int64(truncatingIfNeeded: (Int128(a) * Int128(b) + (1 << 29)) >> 30)
 }

@@ -1,8 +1,10 @@
 /// Pixels fbanim draws into: a framebuffer, a dumb buffer, or memory.
 ///
 /// Rows are `stride` bytes apart; `stride >= width * bytesPerPixel`. Bytes
-/// past a row's last pixel (padding) are never written. The memory is not
-/// owned: whoever made the surface keeps it alive while it is drawn on.
+/// past a row's last pixel (padding) are never written. A surface keeps its
+/// `owner` alive (a `PixelBuffer`'s memory); over memory it does not own (a
+/// mapped framebuffer) the owner is `nil` and whoever made it keeps the
+/// memory mapped while the surface is used.
 public struct Surface: @unchecked Sendable {
     public let base: UnsafeMutableRawPointer
     public let width: Int
@@ -10,10 +12,13 @@ public struct Surface: @unchecked Sendable {
     /// Bytes from one row to the next.
     public let stride: Int
     public let format: PixelFormat
+    /// What keeps `base` valid, if the surface is its only user.
+    public let owner: AnyObject?
 
     /// - Precondition: `width, height > 0`, `stride >= width * format.bytesPerPixel`.
     public init(
-        base: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int, format: PixelFormat
+        base: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int, format: PixelFormat,
+        owner: AnyObject? = nil
     ) {
         precondition(width > 0 && height > 0, "surface size must be positive")
         precondition(stride >= width * format.bytesPerPixel, "stride shorter than a row")
@@ -22,6 +27,7 @@ public struct Surface: @unchecked Sendable {
         self.height = height
         self.stride = stride
         self.format = format
+        self.owner = owner
     }
 
     /// The whole surface as a rectangle.
@@ -72,23 +78,37 @@ public struct Surface: @unchecked Sendable {
 
 /// A surface in memory that owns its pixels (zeroed at creation).
 public final class PixelBuffer: @unchecked Sendable {
+    /// The pixels; the surface keeps the memory alive, so
+    /// `renderFrame(...).surface.rgbBytes()` is safe.
     public let surface: Surface
-    private let storage: UnsafeMutableRawBufferPointer
+    private let storage: PixelStorage
 
     /// - Parameter stride: bytes per row; by default `width * bytesPerPixel`.
     public init(width: Int, height: Int, format: PixelFormat, stride: Int? = nil) {
         let rowBytes = stride ?? width * format.bytesPerPixel
-        storage = .allocate(byteCount: max(rowBytes * height, 1), alignment: 16)
-        storage.initializeMemory(as: UInt8.self, repeating: 0)
+        storage = PixelStorage(byteCount: rowBytes * height)
         surface = Surface(
-            base: storage.baseAddress!, width: width, height: height, stride: rowBytes,
-            format: format)
+            base: storage.bytes.baseAddress!, width: width, height: height, stride: rowBytes,
+            format: format, owner: storage)
     }
 
-    deinit { storage.deallocate() }
-
     /// Every byte of the buffer, padding included.
-    public var bytes: UnsafeMutableRawBufferPointer { storage }
+    public var bytes: UnsafeMutableRawBufferPointer { storage.bytes }
+
+    /// The picture as packed 8-bit RGB (see `Surface.rgbBytes()`).
+    public func rgbBytes() -> [UInt8] { surface.rgbBytes() }
+}
+
+/// Zeroed memory for pixels, freed with its last reference.
+final class PixelStorage: @unchecked Sendable {
+    let bytes: UnsafeMutableRawBufferPointer
+
+    init(byteCount: Int) {
+        bytes = .allocate(byteCount: max(byteCount, 1), alignment: 16)
+        bytes.initializeMemory(as: UInt8.self, repeating: 0)
+    }
+
+    deinit { bytes.deallocate() }
 }
 
 /// A rectangle of whole pixels: `[x, x + width) x [y, y + height)`.
