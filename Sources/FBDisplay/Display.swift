@@ -51,7 +51,8 @@ public protocol Display: AnyObject {
     /// Shows the back buffer. `damage` lists the rectangles (within the
     /// screen) that differ from what the buffer held `age` presents ago;
     /// a display that copies (a shadow buffer, a terminal, an SPI panel)
-    /// copies only those. Returns once the frame is on screen.
+    /// copies only those. A flip is queued, not waited for: the next
+    /// `backBuffer()` waits until the buffer it hands out is off screen.
     func present(damage: [IntRect]) throws
 
     /// Restores what opening the display changed and releases it. Safe to call twice.

@@ -31,16 +31,18 @@ extension FramePresenter {
 /// animation follows the clock, never the frame count: after a stall the
 /// next frame jumps to where the animation is now, and the slots the stall
 /// ate are counted dropped. Where frames take long (a slow SPI panel), the
-/// scheduler starts each one that long before its slot (a running average
-/// of the recent frames) and draws it for the slot it will land in.
+/// scheduler starts each one that long before its slot (the shortest of the
+/// last few frames, so one stall does not make the next frames start, and
+/// show, early) and draws it for the slot it will land in.
 public final class FrameScheduler {
     public let fps: Int
     public let clock: FrameClock
     public private(set) var books: Books
     private var start: UInt64 = 0
     private var next = 0
-    /// How long a frame is expected to take, from the recent ones.
-    private var expected: UInt64 = 0
+    /// The draw-and-present times of the last three frames drawn, newest first.
+    private var recent: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    private var recentCount = 0
 
     /// - Precondition: `1 <= fps <= 1000`.
     public init(fps: Int, clock: FrameClock) {
@@ -56,9 +58,42 @@ public final class FrameScheduler {
         start + UInt64(k) * 1_000_000_000 / UInt64(fps)
     }
 
-    /// The slot that contains clock time `t`.
+    /// The slot that contains clock time `t`: the last one whose deadline is
+    /// at or before `t` (the inverse of `deadline(ofSlot:)`, so a wait to a
+    /// slot's deadline lands in that slot). Saturates instead of overflowing.
     public func slot(at t: UInt64) -> Int {
-        t <= start ? 0 : Int((t - start) * UInt64(fps) / 1_000_000_000)
+        t <= start ? 0 : slot(offset: t - start)
+    }
+
+    /// The last slot whose deadline is at most `d` ns after the start:
+    /// floor(((d + 1) * fps - 1) / 1e9), split so nothing overflows.
+    private func slot(offset d: UInt64) -> Int {
+        let q = d / 1_000_000_000
+        let r = d % 1_000_000_000
+        let f = UInt64(fps)
+        return Int(q * f + ((r + 1) * f - 1) / 1_000_000_000)
+    }
+
+    /// The first slot whose animation time is at or after `time` seconds,
+    /// within `0...limit`. A nanosecond early rather than late, so a time
+    /// this scheduler handed out (rounded through `Double`) gives its slot.
+    private func firstSlot(atOrAfter time: Double, limit: Int) -> Int {
+        guard !time.isNaN, time > 0 else { return 0 }
+        guard time < Double(limit) / Double(fps) + 1 else { return limit }
+        let ns = max(UInt64((time * 1e9).rounded()), 1) - 1
+        // deadline(k) >= start + ns  <=>  k * 1e9 >= ns * fps.
+        let (q, r) = (ns * UInt64(fps)).quotientAndRemainder(dividingBy: 1_000_000_000)
+        return min(Int(q) + (r > 0 ? 1 : 0), limit)
+    }
+
+    /// How long the next frame is expected to take: the shortest of the last
+    /// three drawn (two at least), so a single slow frame moves nothing.
+    private var expected: UInt64 {
+        switch recentCount {
+        case 0, 1: 0
+        case 2: min(recent.0, recent.1)
+        default: min(recent.0, recent.1, recent.2)
+        }
     }
 
     /// Plays until `slots` slots have passed, `duration` nanoseconds have
@@ -73,15 +108,22 @@ public final class FrameScheduler {
     ) throws -> Books {
         start = clock.now()
         next = 0
-        expected = 0
+        recentCount = 0
         books = Books(fps: fps)
         // Without a limit, a run ends by `shouldStop`; the cap (2^31 slots,
         // 2 years at 30 fps) only keeps deadline arithmetic inside 64 bits.
         let forever = Int(Int32.max)
         let lastSlot = min(
-            slots ?? forever, duration.map { slot(at: start + max($0, 1) - 1) + 1 } ?? forever)
-        // The run covers the slots it accounted for, whole.
+            slots ?? forever, duration.map { slot(offset: max($0, 1) - 1) + 1 } ?? forever)
+        // The run covers the slots it accounted for, whole (also when the
+        // presenter throws; the returned books get it below).
         defer { books.elapsed = deadline(ofSlot: next) - start }
+        try play(presenter, lastSlot: lastSlot, shouldStop: shouldStop)
+        books.elapsed = deadline(ofSlot: next) - start
+        return books
+    }
+
+    private func play(_ presenter: FramePresenter, lastSlot: Int, shouldStop: () -> Bool) throws {
         while next < lastSlot && !shouldStop() {
             try presenter.prepareFrame()
             let now = clock.now()
@@ -105,24 +147,26 @@ public final class FrameScheduler {
             case .presented:
                 let took = ended - began
                 books.frameTimes.record(took)
-                if shown > target {
-                    books.late += 1
-                    expected = max(expected, took)
-                } else {
-                    expected = (3 * expected + took) / 4
-                }
+                if shown > target { books.late += 1 }
+                recent = (took, recent.0, recent.1)
+                recentCount += 1
             case let .unchanged(until):
                 // The picture stays right until `until`: those slots are shown, not dropped.
-                let resume = until.map { slot(at: start + UInt64(max(0, $0) * 1e9)) } ?? lastSlot
+                let resume = until.map { firstSlot(atOrAfter: $0, limit: lastSlot) } ?? lastSlot
                 let wake = min(max(resume, next), lastSlot)
                 if wake > next {
-                    clock.sleep(until: deadline(ofSlot: wake))
-                    let reached = min(max(slot(at: clock.now()), next), wake)
+                    // Wait until the frame of slot `wake` must begin (as in
+                    // the loop above), or to the end of the run.
+                    let lead = wake < lastSlot ? min(expected, deadline(ofSlot: wake) - start) : 0
+                    let begin = deadline(ofSlot: wake) - lead
+                    clock.sleep(until: begin)
+                    // Cut short (a stop request): only the slots already past kept the picture.
+                    let now = clock.now()
+                    let reached = now >= begin ? wake : min(max(slot(at: now), next), wake)
                     books.presented += reached - next
                     next = reached
                 }
             }
         }
-        return books
     }
 }
