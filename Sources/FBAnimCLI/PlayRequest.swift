@@ -26,7 +26,11 @@ struct PlayRequest: Sendable {
 
     /// Checks and converts the words of a play command line.
     /// - Throws: `CLIError.usage` naming the first bad word.
-    init(_ parsed: ParsedCommandLine) throws(CLIError) {
+    init(_ commandLine: ParsedCommandLine) throws(CLIError) {
+        // A board profile fills in what the command line leaves out.
+        let parsed = try commandLine[.board].map { word throws(CLIError) in
+            try BoardProfile.load(word).filling(commandLine)
+        } ?? commandLine
         func value<T>(_ key: OptionKey, _ parse: (String) throws(InvalidValue) -> T)
             throws(CLIError) -> T?
         {
@@ -54,9 +58,6 @@ struct PlayRequest: Sendable {
         let background = try value(.background, parseColor)
         let rotation = try value(.rotate, parseRotation)
         let stats = try value(.stats, parseStatsFormat)
-        if parsed[.board] != nil {
-            throw .unavailable("board profiles (--board) are not available in this build yet")
-        }
         try checkRequired(parsed, for: .play)
         guard let loader else { preconditionFailure("play: the loader slipped through") }
 
