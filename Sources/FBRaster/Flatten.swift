@@ -86,6 +86,7 @@ struct Flattener {
         // Normalise to a clockwise sweep.
         let (a0, s) = sweep.raw > 0 ? (start, sweep) : (start + sweep, -sweep)
         let a1 = a0 + s
+        if cap == .round && inner.raw > 0 && overlappingCaps(c, r, h, a0, s) { return }
         arcVertices(c, r + h, a0, s, first: true)
         if cap == .round {
             arcVertices(pointOnCircle(c, r, a1), h, a1, .halfTurn, first: false)
@@ -95,6 +96,53 @@ struct Flattener {
             arcVertices(pointOnCircle(c, r, a0), h, a0 + AngleSpan.halfTurn, .halfTurn, first: false)
         }
         closeContour()
+    }
+
+    /// Round caps that meet across the gap of an almost whole turn: emits the
+    /// outline of the union, an outer and an inner contour that never overlap
+    /// themselves. (Nonzero winding clamps a pixel's total, but where two
+    /// layers each cover part of a pixel it adds them: the edge pixels of the
+    /// overlap came out up to 108/255 too dark.) Returns false, emitting
+    /// nothing, when the caps stay apart.
+    private mutating func overlappingCaps(
+        _ c: Point, _ r: Fixed, _ h: Fixed, _ a0: Angle, _ s: AngleSpan
+    ) -> Bool {
+        let gap = AngleSpan.fullTurn.raw - s.raw  // 0 < gap < a turn
+        // Caps face away from each other while the arc spans half a turn or less.
+        guard gap < AngleSpan.halfTurn.raw else { return false }
+        let (cosHalf, sinHalf) = Angle(raw: UInt32(truncatingIfNeeded: gap / 2)).cosSinQ30
+        // The cap centres are 2 r sin(gap / 2) apart: they overlap below 2h.
+        let q = mulShiftRounded30(r.raw, sinHalf)
+        guard q < h.raw, h.raw < 1 << 31 else { return false }
+        // The cap circles cross on the gap's bisector, m +- t from the centre.
+        let m = mulShiftRounded30(r.raw, cosHalf)
+        let t = integerSquareRoot((h.raw - q) * (h.raw + q))
+        let a1 = a0 + s
+        let bisector = a1 + AngleSpan(raw: gap / 2)
+        let outerMeet = pointOnCircle(c, Fixed(raw: m + t), bisector)
+        let innerMeet = pointOnCircle(c, Fixed(raw: m - t), bisector)
+        let end = pointOnCircle(c, r, a1)
+        let begin = pointOnCircle(c, r, a0)
+        func direction(_ from: Point, _ to: Point) -> Angle {
+            Angle.direction(dx: to.x.raw - from.x.raw, dy: to.y.raw - from.y.raw)
+        }
+        func span(_ from: Angle, _ to: Angle) -> AngleSpan { AngleSpan(raw: Int64(to.raw &- from.raw)) }
+        // Outer contour: the outer circle, the end cap out to the crossing, the start cap back.
+        arcVertices(c, r + h, a0, s, first: true)
+        let endOut = direction(end, outerMeet)
+        arcVertices(end, h, a1, span(a1, endOut), first: false)
+        let beginOut = direction(begin, outerMeet)
+        arcVertices(begin, h, beginOut, span(beginOut, a0), first: false, last: false)
+        closeContour()
+        // Inner contour, the hole (counter-clockwise): the start cap's inner
+        // side to the inner crossing, the end cap's, then the inner circle back.
+        let beginIn = direction(begin, innerMeet)
+        arcVertices(begin, h, a0 + Angle.halfTurn, span(a0 + Angle.halfTurn, beginIn), first: true)
+        let endIn = direction(end, innerMeet)
+        arcVertices(end, h, endIn, span(endIn, a1 + Angle.halfTurn), first: false)
+        arcVertices(c, r - h, a1, -s, first: false, last: false)
+        closeContour()
+        return true
     }
 
     /// Corners clockwise from the top right (y down); counter-clockwise reverses them.
@@ -113,9 +161,9 @@ struct Flattener {
             let start = Angle(raw: UInt32(truncatingIfNeeded: (k - 1) << 30))
             let center = Point(x: c.x + sx, y: c.y + sy)
             if clockwise {
-                arcVertices(center, r, start, quarter, first: true)
+                arcVertices(center, r, start, quarter, first: true, exactEnds: true)
             } else {
-                arcVertices(center, r, start + quarter, -quarter, first: true)
+                arcVertices(center, r, start + quarter, -quarter, first: true, exactEnds: true)
             }
         }
         closeContour()
@@ -147,7 +195,8 @@ struct Flattener {
     /// arc that grows keeps every vertex it had, so its edge does not shimmer
     /// from frame to frame and only its growing end changes pixels.
     private mutating func arcVertices(
-        _ c: Point, _ r: Fixed, _ start: Angle, _ sweep: AngleSpan, first: Bool, last: Bool = true
+        _ c: Point, _ r: Fixed, _ start: Angle, _ sweep: AngleSpan, first: Bool, last: Bool = true,
+        exactEnds: Bool = false
     ) {
         if r.raw == 0 {
             vertex(c)
@@ -163,17 +212,20 @@ struct Flattener {
         // in device space directly (centre, radius and angle transformed once).
         let center = matrix.apply(c)
         let radius = scale.apply(rho).raw
+        // Ends that join straight sides stay on the circle: pushed out, they
+        // would move the whole side out by r d^2 / 12 (up to 1/192 px).
+        let endRadius = exactEnds ? scale.apply(r).raw : radius
         let a = Int64((start + rotation).raw)
         let e = a + sweep.raw
         func grid(_ k: Int64) -> Int64 { floorDivMod(k << 32, n).0 }
-        func put(_ angle: Int64) {
+        func put(_ angle: Int64, _ radius: Int64 = radius) {
             let (cos, sin) = Angle(raw: UInt32(truncatingIfNeeded: angle)).cosSinQ30
             deviceVertex(
                 Point(
                     x: Fixed(raw: center.x.raw + mulShiftRounded30(radius, cos)),
                     y: Fixed(raw: center.y.raw + mulShiftRounded30(radius, sin))))
         }
-        if first { put(a) }
+        if first { put(a, endRadius) }
         if sweep.raw > 0 {
             // Grid directions strictly between a and e, in order.
             var k = floorDivMod(a * n, 1 << 32).0
@@ -190,7 +242,7 @@ struct Flattener {
                 k -= 1
             }
         }
-        if last && sweep.raw != 0 { put(e) }
+        if last && sweep.raw != 0 { put(e, endRadius) }
     }
 
     private mutating func flattenPath(_ path: Path) {

@@ -3,7 +3,10 @@
 ///
 /// Loaders use nothing else (a transform that keeps circles circles keeps
 /// stroke widths uniform), and composing two similarities is exact in its
-/// angle, so a picture rotated by a quarter turn stays pixel-exact.
+/// angle: a quarter turn maps vertices exactly onto the turned vertices.
+/// (The pixels of a turned picture may still differ by 1/255 in a few
+/// places: coverage rounds edge crossings at row borders in x and at column
+/// borders in y, and a quarter turn swaps the two.)
 public struct Transform: Hashable, Sendable {
     public var scale: ScaleFactor
     public var rotation: Angle
