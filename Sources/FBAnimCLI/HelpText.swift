@@ -36,19 +36,13 @@ func helpText(for command: Command) -> String {
     return text
 }
 
-/// The help of `fbanim` itself: what it is and its subcommands.
+/// The help of `fbanim` itself: playing a loader (the default command),
+/// then the other subcommands, as swift-argument-parser shows a command
+/// with a default subcommand.
 func topLevelHelpText() -> String {
-    var text = "OVERVIEW: Draw loader animations on small Linux screens.\n\n"
-    text += wrapParagraphs(
-        """
-        fbanim draws four loaders: ring, radar, spinner and orbit. This build draws single \
-        frames to PNG or PPM files; playing a loader on a display comes in a later build.
-        """, width: lineWidth) + "\n\n"
-    text += "USAGE: \(usageLine(for: nil))\n\n"
-    text += "OPTIONS:\n"
-    text += helpEntry(OptionTable.spec(.help).label, OptionTable.spec(.help).help)
+    var text = helpText(for: .play)
     text += "\nSUBCOMMANDS:\n"
-    for command in Command.allCases where command.isAvailable {
+    for command in Command.allCases where command.isAvailable && command != .play {
         text += helpEntry(command.rawValue, command.abstract)
     }
     text += helpEntry("help", "Show subcommand help information.")

@@ -4,6 +4,8 @@ enum Command: String, CaseIterable, Sendable {
     case play
     /// `fbanim render LOADER --size WxH --time T --output FILE [options]`.
     case render
+    /// `fbanim devices`: lists the displays fbanim finds (DevicesCommand.swift).
+    case devices
 
     /// Whether this build can run the command; help documents only those.
     var isAvailable: Bool { true }
@@ -16,6 +18,7 @@ enum Command: String, CaseIterable, Sendable {
         switch self {
         case .play: return "Play a loader on a display."
         case .render: return "Draw one frame of a loader to a PNG or PPM file."
+        case .devices: return "List the displays fbanim finds and the one it would use."
         }
     }
 
@@ -23,7 +26,21 @@ enum Command: String, CaseIterable, Sendable {
     var discussion: String {
         switch self {
         case .play:
-            return "Runs until SIGTERM or SIGINT, --frames or --duration, then restores the display."
+            return """
+                Plays one of four loaders (ring, radar, spinner, orbit) on a display: a Linux \
+                framebuffer, a DRM/KMS device, this terminal, or a simulated display. Frames \
+                are paced on the monotonic clock: a frame that cannot be shown in its slot is \
+                counted dropped and the animation keeps its speed. Only what changed is drawn.
+
+                Runs until SIGTERM or SIGINT (or --frames, --duration), then restores the \
+                console and the display and exits 0. SIGUSR1 prints the frame statistics on \
+                standard error while it runs. Exit statuses: 64 a wrong command line, 66 no \
+                such device, 69 a device that cannot be used, 74 an I/O error while running, \
+                77 permission denied. For example:
+
+                  fbanim --device /dev/fb0 ring
+                  fbanim --device sim:320x240:rgb565?clock=virtual --frames 90 --stats json radar
+                """
         case .render:
             return """
                 Draws the loader as it looks --time seconds after it appeared, in the pixel \
@@ -32,6 +49,7 @@ enum Command: String, CaseIterable, Sendable {
 
                   fbanim render ring --size 240x240 --time 1.5 --output ring.png
                 """
+        case .devices: return devicesDiscussion
         }
     }
 }
@@ -93,9 +111,12 @@ enum OptionTable {
         OptionSpec(
             key: .device, short: nil, valueName: "device", commands: [.play], isRequired: false,
             help: """
-                The display: /dev/fbN (a Linux framebuffer), /dev/dri/cardN (DRM/KMS), \
-                sim:WxH[:FORMAT][?key=value&...] (a simulated display in memory) or term (this \
-                terminal). By default the first DRM device with a connected output, else \
+                The display: /dev/fbN (a Linux framebuffer), /dev/dri/cardN (DRM/KMS), term \
+                (this terminal, in 24-bit colour half blocks, fitted to its size) or \
+                sim:WxH[:FORMAT][?key=value&...], a display in memory (FORMAT as in render, \
+                default xrgb8888; keys refresh=HZ, default 60; present_ms=MS, how long a \
+                present takes, default 0; clock=virtual, a clock of its own that jumps instead \
+                of sleeping). By default the first DRM device with a connected output, else \
                 /dev/fb0, else the terminal.
                 """, defaultValue: nil),
         OptionSpec(
@@ -124,13 +145,20 @@ enum OptionTable {
                 """, defaultValue: "xrgb8888"),
         OptionSpec(
             key: .fps, short: nil, valueName: "n", commands: [.play], isRequired: false,
-            help: "Target frame rate, in frames per second.", defaultValue: "30"),
+            help: "Target frame rate, in frames per second, from 1 to 240.", defaultValue: "30"),
         OptionSpec(
             key: .frames, short: nil, valueName: "n", commands: [.play], isRequired: false,
-            help: "Stop after this many frame slots.", defaultValue: nil),
+            help: """
+                Stop after this many frame slots (1/fps seconds each, whether a frame was \
+                shown in it or dropped).
+                """, defaultValue: nil),
         OptionSpec(
             key: .duration, short: nil, valueName: "seconds", commands: [.play],
-            isRequired: false, help: "Stop after this many seconds.", defaultValue: nil),
+            isRequired: false,
+            help: """
+                Stop after this many seconds (of the display's clock: virtual seconds with \
+                clock=virtual).
+                """, defaultValue: nil),
         OptionSpec(
             key: .scale, short: nil, valueName: "x", commands: [.play, .render], isRequired: false,
             help: """
@@ -169,12 +197,14 @@ enum OptionTable {
         OptionSpec(
             key: .stats, short: nil, valueName: "json|text", commands: [.play], isRequired: false,
             help: """
-                On exit, print frame statistics: json as one object on standard output, text \
-                for a person on standard error.
+                On exit, print the frame statistics: json as one object on standard output \
+                (frames_presented, frames_dropped, frames_late, fps_target, fps_achieved, \
+                duration_s, frame_ms with p50, p99 and max: the time to draw and present a \
+                frame), text for a person on standard error.
                 """, defaultValue: nil),
         OptionSpec(
-            key: .help, short: "h", valueName: nil, commands: [.play, .render], isRequired: false,
-            help: "Show help information.", defaultValue: nil),
+            key: .help, short: "h", valueName: nil, commands: [.play, .render, .devices],
+            isRequired: false, help: "Show help information.", defaultValue: nil),
     ]
 
     /// The options `command` accepts, in help order.

@@ -9,10 +9,19 @@ public enum SignalFlags {
 
     /// Catches the stop signals, SIGUSR1 (print the books) and SIGWINCH
     /// (terminal resized). Blocking sleeps then return early when one arrives.
+    ///
+    /// The signals are also unblocked: a mask inherited from the parent (a
+    /// test runner, a service manager) must not make fbanim deaf to SIGTERM.
     public static func install() throws(SystemError) {
+        var set = sigset_t()
+        sigemptyset(&set)
         for sig in stopSignals + [SIGUSR1, SIGWINCH] {
             _ = try systemCall("sigaction") { fbl_signal_catch(sig) }
+            sigaddset(&set, sig)
         }
+        // pthread_sigmask returns the error number instead of setting errno.
+        let rc = pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        if rc != 0 { throw SystemError(errno: rc, call: "pthread_sigmask") }
     }
 
     /// Whether a stop signal arrived since the start (it stays set).
