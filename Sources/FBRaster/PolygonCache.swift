@@ -1,4 +1,5 @@
-/// The polygons of the last few shapes flattened, by shape and transform.
+/// The polygons of the last 16 shapes flattened, by shape and transform
+/// (a spinner's twelve leaves fit).
 ///
 /// A frame asks for a shape's bounds and then fills it, and most shapes of a
 /// loader stay put from frame to frame (a ring's track, an orbit's circle)
@@ -10,18 +11,22 @@ struct PolygonCache {
         var shape: Shape
         var transform: Transform
         var polygon = Polygon()
+        var lastUse = 0
     }
 
     private var entries: [Entry] = []
-    private var nextVictim = 0
-    static let capacity = 8
+    /// Counts lookups; the entry used longest ago is replaced first.
+    private var clock = 0
+    static let capacity = 16
 
     /// The polygon of `shape` placed by `transform`, flattening it on a miss.
     mutating func polygon(
         _ shape: Shape, _ transform: Transform, _ flattener: inout Flattener
     ) -> Polygon {
-        for e in entries where e.transform == transform && e.shape == shape {
-            return e.polygon
+        clock += 1
+        for i in entries.indices where entries[i].transform == transform && entries[i].shape == shape {
+            entries[i].lastUse = clock
+            return entries[i].polygon
         }
         flattener.flatten(shape, transform)
         let slot: Int
@@ -29,11 +34,11 @@ struct PolygonCache {
             entries.append(Entry(shape: shape, transform: transform))
             slot = entries.count - 1
         } else {
-            slot = nextVictim
-            nextVictim = (nextVictim + 1) % PolygonCache.capacity
+            slot = entries.indices.min { entries[$0].lastUse < entries[$1].lastUse }!
             entries[slot].shape = shape
             entries[slot].transform = transform
         }
+        entries[slot].lastUse = clock
         entries[slot].polygon.copy(from: flattener.polygon)
         return entries[slot].polygon
     }
