@@ -12,3 +12,10 @@ swift test --skip-build --parallel --num-workers 2
 
 swift build -c release
 .build/release/fbanim-bench --frames 20
+
+# fbanim on real kernel display drivers (bochs-drm, virtio-gpu, vkms) in
+# QEMU: needs ../shared/vm next to the clone and what its install.sh
+# installs (.ci/run calls it). About 2 minutes. FBANIM_SKIP_VM=1 skips it.
+if [ "${FBANIM_SKIP_VM:-0}" != 1 ]; then
+    Tests/VM/run.sh
+fi

@@ -3,6 +3,7 @@
 #include <drm.h>
 #include <drm_fourcc.h>
 #include <drm_mode.h>
+#include <xf86drmMode.h>
 #include <linux/fb.h>
 #include <linux/kd.h>
 #include <signal.h>
@@ -20,6 +21,14 @@ const unsigned long fbl_DRM_IOCTL_MODE_CREATE_DUMB = DRM_IOCTL_MODE_CREATE_DUMB;
 const unsigned long fbl_DRM_IOCTL_MODE_MAP_DUMB = DRM_IOCTL_MODE_MAP_DUMB;
 const unsigned long fbl_DRM_IOCTL_MODE_DESTROY_DUMB = DRM_IOCTL_MODE_DESTROY_DUMB;
 
+const uint64_t fbl_DRM_CAP_DUMB_BUFFER = DRM_CAP_DUMB_BUFFER;
+const uint64_t fbl_DRM_CAP_DUMB_PREFERRED_DEPTH = DRM_CAP_DUMB_PREFERRED_DEPTH;
+const uint64_t fbl_DRM_CAP_DUMB_PREFER_SHADOW = DRM_CAP_DUMB_PREFER_SHADOW;
+const uint64_t fbl_DRM_CLIENT_CAP_UNIVERSAL_PLANES = DRM_CLIENT_CAP_UNIVERSAL_PLANES;
+const uint64_t fbl_DRM_PLANE_TYPE_PRIMARY = DRM_PLANE_TYPE_PRIMARY;
+const uint32_t fbl_DRM_MODE_PAGE_FLIP_EVENT = DRM_MODE_PAGE_FLIP_EVENT;
+const uint32_t fbl_DRM_MODE_TYPE_PREFERRED = DRM_MODE_TYPE_PREFERRED;
+
 const unsigned long fbl_FBIOGET_VSCREENINFO = FBIOGET_VSCREENINFO;
 const unsigned long fbl_FBIOGET_FSCREENINFO = FBIOGET_FSCREENINFO;
 const unsigned long fbl_FBIOPAN_DISPLAY = FBIOPAN_DISPLAY;
@@ -29,6 +38,11 @@ const unsigned long fbl_KDSETMODE = KDSETMODE;
 const unsigned long fbl_KDGETMODE = KDGETMODE;
 const int fbl_KD_TEXT = KD_TEXT;
 const int fbl_KD_GRAPHICS = KD_GRAPHICS;
+
+const uint32_t fbl_FB_ACTIVATE_VBL = FB_ACTIVATE_VBL;
+const uint32_t fbl_FB_TYPE_PACKED_PIXELS = FB_TYPE_PACKED_PIXELS;
+const uint32_t fbl_FB_VISUAL_TRUECOLOR = FB_VISUAL_TRUECOLOR;
+const uint32_t fbl_FB_VISUAL_DIRECTCOLOR = FB_VISUAL_DIRECTCOLOR;
 
 const unsigned long fbl_TIOCGWINSZ = TIOCGWINSZ;
 

@@ -61,6 +61,10 @@ struct BoardProfile: Equatable {
             }
             let key = trimmed[..<equals].trimmingWhitespace
             let value = trimmed[trimmed.index(after: equals)...].trimmingWhitespace
+            if value.isEmpty && (key == "loader" || OptionKey(rawValue: key).map(keys.contains) == true) {
+                let comment = rawLine.contains("#") ? " ('#' starts a comment: write colours as RRGGBB)" : ""
+                throw .usage("\(at): no value for '\(key)'\(comment)", .play)
+            }
             if key == "loader" {
                 guard profile.loader == nil else { throw .usage("\(at): 'loader' is set twice", .play) }
                 do {

@@ -26,6 +26,8 @@ public enum FBAnimCommand {
         switch words.first {
         case "render":
             try runRender(words.dropFirst())
+        case "devices":
+            try runDevices(words.dropFirst())
         case "help":
             try showHelp(words.dropFirst())
         case let word? where isHelpFlag(word):

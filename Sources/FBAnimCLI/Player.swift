@@ -36,6 +36,9 @@ final class LoaderPlayer: FramePresenter {
 
     /// Takes the back buffer (waiting for a pending flip) before the frame's clock starts.
     func prepareFrame() throws {
+        // A buffer kept from a frame that changed nothing is stale once the
+        // terminal is resized: a still picture must be refitted too.
+        
         if back == nil { back = try display.backBuffer() }
     }
 
@@ -85,7 +88,8 @@ func play(_ request: PlayRequest) throws(CLIError) {
             duration: request.duration.map { UInt64(($0 * 1e9).rounded()) },
             shouldStop: {
                 if SignalFlags.takeStatsRequest() {
-                    let s = Statistics(books: scheduler.books, loader: request.loader.rawValue, device: name)
+                    let s = Statistics(
+                        books: scheduler.books, loader: request.loader.rawValue, device: name)
                     StandardStream.error.write(s.text)
                 }
                 return SignalFlags.stopRequested

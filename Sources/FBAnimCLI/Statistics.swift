@@ -5,6 +5,34 @@ struct Statistics {
     let books: Books
     let loader: String
     let device: String
+    /// Nanoseconds the books cover.
+    let elapsed: UInt64
+
+    /// The books of a finished run.
+    init(books: Books, loader: String, device: String) {
+        self.init(books: books, loader: loader, device: device, elapsed: books.elapsed)
+    }
+
+    private init(books: Books, loader: String, device: String, elapsed: UInt64) {
+        self.books = books
+        self.loader = loader
+        self.device = device
+        self.elapsed = elapsed
+    }
+
+    /// The books of a run still going (SIGUSR1). The scheduler sets
+    /// `books.elapsed` only when the run ends, so the time is that of the
+    /// slots accounted so far (as the scheduler counts it at the end).
+    static func running(books: Books, loader: String, device: String) -> Statistics {
+        Statistics(
+            books: books, loader: loader, device: device,
+            elapsed: UInt64(books.slots) * 1_000_000_000 / UInt64(books.fps))
+    }
+
+    /// Frames presented per second of `elapsed` (0 for an empty run).
+    private var achievedFPS: Double {
+        elapsed == 0 ? 0 : Double(books.presented) / (Double(elapsed) / 1e9)
+    }
 
     private func ms(_ ns: UInt64) -> String { decimal(Double(ns) / 1e6, places: 3) }
 
@@ -13,8 +41,8 @@ struct Statistics {
         let t = books.frameTimes
         return "{\"frames_presented\":\(books.presented),\"frames_dropped\":\(books.dropped),"
             + "\"frames_late\":\(books.late),\"fps_target\":\(books.fps),"
-            + "\"fps_achieved\":\(decimal(books.achievedFPS, places: 3)),"
-            + "\"duration_s\":\(decimal(Double(books.elapsed) / 1e9, places: 3)),"
+            + "\"fps_achieved\":\(decimal(achievedFPS, places: 3)),"
+            + "\"duration_s\":\(decimal(Double(elapsed) / 1e9, places: 3)),"
             + "\"frame_ms\":{\"p50\":\(ms(t.percentile(0.5))),\"p99\":\(ms(t.percentile(0.99))),"
             + "\"max\":\(ms(t.maximum))},\"loader\":\(quoted(loader)),\"device\":\(quoted(device))}\n"
     }
@@ -25,8 +53,8 @@ struct Statistics {
         return """
             fbanim: \(loader) on \(device): \(books.presented) frames presented, \
             \(books.dropped) dropped, \(books.late) late in \
-            \(decimal(Double(books.elapsed) / 1e9, places: 2)) s \
-            (\(decimal(books.achievedFPS, places: 1)) of \(books.fps) fps); \
+            \(decimal(Double(elapsed) / 1e9, places: 2)) s \
+            (\(decimal(achievedFPS, places: 1)) of \(books.fps) fps); \
             frame time p50 \(ms(t.percentile(0.5))) ms, p99 \(ms(t.percentile(0.99))) ms, \
             max \(ms(t.maximum)) ms
 

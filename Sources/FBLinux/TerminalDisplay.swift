@@ -4,6 +4,13 @@ import FBRaster
 import FBScheduler
 import Glibc
 
+/// A display whose size can change while it is open (a terminal window).
+public protocol ResizableDisplay: Display {
+    /// Takes a pending size change. Returns whether the size changed: back
+    /// buffers taken before are then stale, and the next one has the new size.
+    func updateSize() throws -> Bool
+}
+
 /// The terminal as a display: each character cell shows two pixels, the
 /// upper half block `▀` in the top pixel's colour on the bottom pixel's
 /// colour, in 24-bit colour. A preview anywhere.
@@ -13,7 +20,7 @@ import Glibc
 /// terminal (the CLI calls `close()` on stop, signals and errors). The
 /// picture follows the terminal's size: after SIGWINCH the next back buffer
 /// has the new size (and age 0).
-public final class TerminalDisplay: Display {
+public final class TerminalDisplay: ResizableDisplay {
     public private(set) var description: DisplayDescription
     public let clock: FrameClock? = nil
     private let fd: Int32
@@ -52,16 +59,21 @@ public final class TerminalDisplay: Display {
             refreshHz: nil)
     }
 
+    /// Takes a pending SIGWINCH: when the terminal's size changed, the screen
+    /// is cleared and the next back buffer has the new size (and age 0).
+    public func updateSize() throws -> Bool {
+        guard SignalFlags.takeResize() else { return false }
+        let (w, h) = TerminalDisplay.pixelSize(fd)
+        guard w != description.width || h != description.height else { return false }
+        buffer = PixelBuffer(width: w, height: h, format: .xrgb8888)
+        description = TerminalDisplay.describe(w, h)
+        presented = false
+        try send("\u{1B}[0m\u{1B}[2J")
+        return true
+    }
+
     public func backBuffer() throws -> BackBuffer {
-        if SignalFlags.takeResize() {
-            let (w, h) = TerminalDisplay.pixelSize(fd)
-            if w != description.width || h != description.height {
-                buffer = PixelBuffer(width: w, height: h, format: .xrgb8888)
-                description = TerminalDisplay.describe(w, h)
-                presented = false
-                try send("\u{1B}[0m\u{1B}[2J")
-            }
-        }
+        _ = try updateSize()
         return BackBuffer(surface: buffer.surface, age: presented ? 1 : 0)
     }
 

@@ -7,9 +7,10 @@ import Foundation
 // Each shape answers a signed distance `sdf(x, y)` that is negative inside
 // and never larger in magnitude than the true distance to the boundary
 // (exact for the primitives; min/max keep the bound for unions and
-// intersections). The renderer uses it only to decide that a whole pixel is
+// intersections). The renderer uses it to decide that a whole pixel is
 // inside or outside (|sdf| > half the pixel diagonal at its centre); every
-// pixel closer than that is supersampled, with membership `sdf <= 0`.
+// pixel closer than that is measured along sub-lines (RefCrossings.swift),
+// with membership `sdf <= 0` between boundary crossings.
 
 /// A region of the plane with a conservative signed distance.
 public indirect enum RefShape: Sendable {

@@ -7,6 +7,12 @@
 
 #include <stdint.h>
 
+// The kernel's fbdev and console structs (fb_var_screeninfo,
+// fb_fix_screeninfo, fb_bitfield) and plain-number constants
+// (FB_TYPE_PACKED_PIXELS, FB_ACTIVATE_VBL...) import from these as they are.
+#include <linux/fb.h>
+#include <linux/kd.h>
+
 // DRM fourccs (drm_fourcc.h), one per pixel format fbanim draws.
 extern const uint32_t fbl_DRM_FORMAT_RGB565;
 extern const uint32_t fbl_DRM_FORMAT_BGR565;
@@ -20,6 +26,15 @@ extern const unsigned long fbl_DRM_IOCTL_MODE_CREATE_DUMB;
 extern const unsigned long fbl_DRM_IOCTL_MODE_MAP_DUMB;
 extern const unsigned long fbl_DRM_IOCTL_MODE_DESTROY_DUMB;
 
+// DRM capabilities fbanim asks for (drm.h), and the primary plane type.
+extern const uint64_t fbl_DRM_CAP_DUMB_BUFFER;
+extern const uint64_t fbl_DRM_CAP_DUMB_PREFERRED_DEPTH;
+extern const uint64_t fbl_DRM_CAP_DUMB_PREFER_SHADOW;
+extern const uint64_t fbl_DRM_CLIENT_CAP_UNIVERSAL_PLANES;
+extern const uint64_t fbl_DRM_PLANE_TYPE_PRIMARY;
+extern const uint32_t fbl_DRM_MODE_PAGE_FLIP_EVENT;
+extern const uint32_t fbl_DRM_MODE_TYPE_PREFERRED;
+
 // fbdev ioctl request numbers (linux/fb.h).
 extern const unsigned long fbl_FBIOGET_VSCREENINFO;
 extern const unsigned long fbl_FBIOGET_FSCREENINFO;
@@ -31,6 +46,12 @@ extern const unsigned long fbl_KDSETMODE;
 extern const unsigned long fbl_KDGETMODE;
 extern const int fbl_KD_TEXT;
 extern const int fbl_KD_GRAPHICS;
+
+// fbdev constants for panning (linux/fb.h).
+extern const uint32_t fbl_FB_ACTIVATE_VBL;
+extern const uint32_t fbl_FB_TYPE_PACKED_PIXELS;
+extern const uint32_t fbl_FB_VISUAL_TRUECOLOR;
+extern const uint32_t fbl_FB_VISUAL_DIRECTCOLOR;
 
 // Signals as flags. The one piece of C logic: a handler that only sets a
 // `volatile sig_atomic_t`, as async-signal-safety demands (Swift code must

@@ -1,0 +1,109 @@
+import FBLinux
+import FBRaster
+
+/// The help paragraph of `fbanim devices`.
+let devicesDiscussion = """
+    Lists each DRM/KMS device (/dev/dri/cardN) with its driver, connectors, their status and \
+    modes, and the formats of its primary plane; each framebuffer device (/dev/fbN) with its \
+    size and pixel format; and the device fbanim plays on without --device. Opens the devices \
+    without taking them over: nothing on screen changes.
+    """
+
+/// `fbanim devices`: what displays this machine has, and which fbanim would use.
+func runDevices(_ words: ArraySlice<String>) throws(CLIError) {
+    let parsed = try parseCommandLine(words, for: .devices)
+    if parsed.wantsHelp {
+        StandardStream.output.write(helpText(for: .devices))
+        return
+    }
+    let cards = DeviceDiscovery.drmCards().map { DeviceDiscovery.probeCard($0) }
+    let framebuffers = DeviceDiscovery.framebuffers().map { DeviceDiscovery.probeFramebuffer($0) }
+    StandardStream.output.write(
+        devicesListing(
+            cards: cards, framebuffers: framebuffers, isTerminal: StandardStream.output.isTerminal))
+}
+
+/// The listing, as `fbanim devices` prints it.
+func devicesListing(
+    cards: [Result<DRMCardReport, DeviceError>], framebuffers: [FramebufferReport], isTerminal: Bool
+) -> String {
+    var text = "DRM/KMS devices:\n"
+    if cards.isEmpty { text += "  none (no /dev/dri/card*)\n" }
+    for card in cards {
+        switch card {
+        case let .success(report): text += describe(report)
+        case let .failure(error): text += "  \(describeFailure(error))\n"
+        }
+    }
+    text += "fbdev devices:\n"
+    if framebuffers.isEmpty { text += "  none (no /dev/fb*)\n" }
+    for fb in framebuffers {
+        switch fb.geometry {
+        case let .success(g):
+            let name = g.name.isEmpty ? "" : " \(g.name),"
+            let pages = g.pages == 2 ? "2 pages (page flipping)" : "1 page"
+            text += "  \(fb.path):\(name) \(g.width)x\(g.height) \(g.format.name) (\(g.layout)), "
+            text += "stride \(g.stride) bytes, \(pages)"
+            if let hz = g.refreshHz { text += ", \(hz) Hz" }
+            text += "\n"
+        case let .failure(error):
+            text += "  \(describeFailure(error))\n"
+        }
+    }
+    text +=
+        "Without --device fbanim would use: \(choice(cards: cards, framebuffers: framebuffers, isTerminal: isTerminal))\n"
+    return text
+}
+
+private func describe(_ card: DRMCardReport) -> String {
+    var text = "  \(card.path): \(card.driver)"
+    if !card.driverDescription.isEmpty { text += " (\(card.driverDescription))" }
+    text += "\n"
+    if card.connectors.isEmpty { text += "    no connectors\n" }
+    for connector in card.connectors {
+        text += "    \(connector.name): \(connector.status.rawValue)"
+        if !connector.modes.isEmpty {
+            let shown = connector.modes.prefix(6).map {
+                $0.summary + ($0.isPreferred ? " (preferred)" : "")
+            }
+            text += ", \(connector.modes.count) modes: \(shown.joined(separator: ", "))"
+            if connector.modes.count > 6 { text += ", ..." }
+        }
+        text += "\n"
+    }
+    let formats =
+        card.planeFormats.isEmpty ? "not reported" : card.planeFormats.joined(separator: " ")
+    text += "    primary plane formats: \(formats)\n"
+    text +=
+        "    dumb buffers: preferred depth \(card.preferredDepth.map(String.init) ?? "not reported"), "
+    text +=
+        "shadow \(card.prefersShadow ? "preferred" : "not needed"); fbanim draws \(card.format.name)\n"
+    return text
+}
+
+private func describeFailure(_ error: DeviceError) -> String {
+    error.kind == .permissionDenied ? "\(error.description) (\(permissionHint))" : error.description
+}
+
+/// The device `openDisplay` picks without `--device`, as far as a listing can tell.
+private func choice(
+    cards: [Result<DRMCardReport, DeviceError>], framebuffers: [FramebufferReport], isTerminal: Bool
+) -> String {
+    for case let .success(card) in cards where card.hasConnectedOutput {
+        let outputs = card.connectors.filter { $0.status == .connected && !$0.modes.isEmpty }
+        let names = outputs.map { c in c.name + (c.preferredMode.map { " " + $0.summary } ?? "") }
+        return "\(card.path) (\(names.joined(separator: ", ")))"
+    }
+    // As openDisplay: a card this user may not open stops the search.
+    for case let .failure(error) in cards where error.kind == .permissionDenied {
+        return "nothing: permission denied on \(error.path) (see above)"
+    }
+    if let fb0 = framebuffers.first(where: { $0.path == "/dev/fb0" }) {
+        if case let .success(g) = fb0.geometry {
+            return "/dev/fb0 (\(g.width)x\(g.height) \(g.format.name))"
+        }
+        return "/dev/fb0, which cannot be used (see above)"
+    }
+    return isTerminal
+        ? "term (this terminal)" : "nothing (no display, and standard output is not a terminal)"
+}

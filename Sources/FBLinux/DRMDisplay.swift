@@ -1,0 +1,206 @@
+import CFBLinux
+import FBDisplay
+import FBRaster
+import FBScheduler
+import Glibc
+
+/// A DRM/KMS device (`/dev/dri/cardN`) as a display, with dumb buffers through libdrm.
+///
+/// Every connected output shows the loader. It is drawn once, at the mode
+/// size of the first output (built-in panels come first), and copied to the
+/// others centred: a mirror of the same size gets the same picture, a larger
+/// screen the picture in its middle with the margins in the picture's
+/// corner colour (the background: loaders are centred), a smaller one the
+/// middle of the picture. Each output keeps its own preferred mode, so no
+/// screen is driven at a mode it does not like.
+///
+/// How frames reach the screen depends on the driver, probed once after the
+/// first `drmModeSetCrtc` with a `drmModeDirtyFB`:
+/// - Scanout straight from memory (`DirtyFB` answers `ENOSYS`: vc4, bochs,
+///   vkms, most SoCs): two dumb buffers per output, page flips with
+///   `DRM_MODE_PAGE_FLIP_EVENT`; the next `backBuffer()` waits for the event,
+///   which lands on the vertical blank. With one output and no
+///   `DRM_CAP_DUMB_PREFER_SHADOW`, fbanim draws straight into the dumb buffer
+///   (age 2); otherwise into a cached shadow copied by damage (age 1).
+/// - Drivers that copy what they are told changed (`DirtyFB` works:
+///   virtio-gpu, SPI and USB panels via tinydrm/mipi-dbi, gud, udl): a page
+///   flip makes them send the whole frame (slow over SPI), so fbanim keeps
+///   one dumb buffer per output on screen, copies the damage into it from a
+///   shadow buffer and reports exactly that damage with `drmModeDirtyFB`.
+public final class DRMDisplay: Display {
+    /// How presents reach the screen (see the type's documentation).
+    public enum Presentation: String, Sendable {
+        case pageFlip = "page flips"
+        case damage = "damage reports (DirtyFB)"
+    }
+
+    public let description: DisplayDescription
+    public let clock: FrameClock? = nil
+    public let presentation: Presentation
+    /// The VT held in graphics mode while this display is open; restored by `close()`.
+    public var console: Console?
+    /// The outputs' connector names and modes, as in `Virtual-1 480x320@60`.
+    public var outputSummaries: [String] {
+        card.outputs.map { "\($0.connector.name) \($0.mode.summary)" }
+    }
+
+    let card: DRMCard
+    /// The cached buffer fbanim draws into; `nil` when it draws straight into the dumb buffer.
+    private let shadow: PixelBuffer?
+    private var front = 0
+    private var previousDamage: [IntRect] = []
+    private var presented = false
+    private var dirtyWorks = true
+    private var flipsWork = true
+    private var isClosed = false
+
+    /// Opens the device, becomes master and puts a black frame on every connected output.
+    ///
+    /// - Throws: `DeviceError`: `.missing`, `.permissionDenied`; `.busy`
+    ///   when another program (a display server) is master; `.unusable` for
+    ///   a file that is not a DRM device, a device without dumb buffers or
+    ///   without a connected output, or a mode the driver refuses.
+    public init(
+        path: String, system: SystemCalls = LinuxSystemCalls.shared,
+        kms: ModeSetting = LibDRM.shared
+    ) throws(DeviceError) {
+        let fd: FileDescriptor
+        do throws(SystemError) {
+            fd = try system.open(path, flags: O_RDWR)
+        } catch {
+            throw DeviceError.opening(path, error)
+        }
+        let card = DRMCard(path: path, system: system, kms: kms, fd: fd)
+        do throws(DeviceError) {
+            let setup = try DRMDisplay.setUp(card)
+            presentation = setup.0
+            shadow = setup.1
+        } catch {
+            card.teardown()
+            throw error
+        }
+        self.card = card
+        let first = card.outputs[0]
+        let format = first.buffers[0].format
+        description = DisplayDescription(
+            name: "\(path) (\(card.outputs.map(\.connector.name).joined(separator: ", ")))",
+            width: first.mode.width, height: first.mode.height, format: format,
+            refreshHz: first.mode.refreshHz > 0 ? first.mode.refreshHz : nil)
+        previousDamage.reserveCapacity(16)
+    }
+
+    deinit { close() }
+
+    /// The buffer for the next frame. With page flips, first waits (`poll`,
+    /// `drmHandleEvent`) for the flip queued by the last present: until it
+    /// completes the buffer it replaces is still scanned out.
+    /// - Throws: `SystemError` when the device fails or no flip event comes within a second.
+    public func backBuffer() throws -> BackBuffer {
+        try waitForFlips(timeoutNanoseconds: 1_000_000_000)
+        if let shadow { return BackBuffer(surface: shadow.surface, age: presented ? 1 : 0) }
+        let buffer = card.outputs[0].buffers[1 - front]
+        return BackBuffer(surface: buffer.surface, age: buffer.holdsPicture ? 2 : 0)
+    }
+
+    /// Shows the frame: copies the damage where needed, then queues the page
+    /// flips (or reports the damage with `drmModeDirtyFB`). Does not wait for the blank.
+    /// - Throws: `SystemError` from the flip or dirty call (`ENODEV`, `EIO`: the device went away).
+    public func present(damage: [IntRect]) throws {
+        guard !isClosed else { throw SystemError(errno: EBADF, call: "present after close") }
+        let size = (description.width, description.height)
+        let screen = IntRect(x: 0, y: 0, width: size.0, height: size.1)
+        let rects = damage.map { $0.intersection(screen) }.filter { !$0.isEmpty }
+        let target = presentation == .pageFlip ? 1 - front : 0
+        for output in card.outputs {
+            let buffer = output.buffers[target]
+            let (dx, dy) = DamageCopy.centring(size, on: (output.mode.width, output.mode.height))
+            var copied = rects
+            if let shadow {
+                if !buffer.holdsPicture {
+                    if dx != 0 || dy != 0 {
+                        DamageCopy.fill(buffer.surface, withPixelOf: shadow.surface, x: 0, y: 0)
+                    }
+                    copied = [screen]
+                } else if presentation == .pageFlip {
+                    // This buffer is two frames old: it lacks the last frame's damage too.
+                    copied = rects + previousDamage
+                }
+                DamageCopy.copy(copied, from: shadow.surface, to: buffer.surface, dx: dx, dy: dy)
+            }
+            buffer.holdsPicture = true
+            switch presentation {
+            case .pageFlip: try flip(output, to: buffer)
+            case .damage: try reportDamage(copied, moved: (dx, dy), of: buffer, output: output)
+            }
+        }
+        front = target
+        presented = true
+        previousDamage.removeAll(keepingCapacity: true)
+        previousDamage.append(contentsOf: rects)
+    }
+
+    /// Waits for pending flips, restores each CRTC, releases the buffers,
+    /// drops master, closes the device, then gives the console back. Safe to call twice.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        // A flip still in flight would land on a buffer about to be freed.
+        try? waitForFlips(timeoutNanoseconds: 200_000_000)
+        card.teardown()
+        console?.restore()
+        console = nil
+    }
+
+    private func flip(_ output: DRMOutput, to buffer: DumbFramebuffer) throws(SystemError) {
+        guard let fb = buffer.framebuffer else { return }
+        if flipsWork {
+            output.flipPending.pointee = true
+            do {
+                try card.kms.pageFlip(card.fd, output.crtc, to: fb, pending: output.flipPending)
+                return
+            } catch {
+                output.flipPending.pointee = false
+                // Drivers without page flips: set the CRTC every frame instead.
+                guard [EINVAL, ENOSYS, EOPNOTSUPP].contains(error.errno) else { throw error }
+                flipsWork = false
+            }
+        }
+        try card.kms.setCRTC(
+            card.fd, output.crtc, framebuffer: fb, x: 0, y: 0, connectors: [output.connector.id],
+            mode: output.mode)
+    }
+
+    private func reportDamage(
+        _ rects: [IntRect], moved d: (Int, Int), of buffer: DumbFramebuffer, output: DRMOutput
+    ) throws(SystemError) {
+        guard dirtyWorks, let fb = buffer.framebuffer else { return }
+        let bounds = IntRect(x: 0, y: 0, width: output.mode.width, height: output.mode.height)
+        let clips = rects.map {
+            IntRect(x: $0.x + d.0, y: $0.y + d.1, width: $0.width, height: $0.height)
+        }
+        .map { $0.intersection(bounds) }.filter { !$0.isEmpty }
+        guard !clips.isEmpty else { return }
+        do {
+            try card.kms.dirtyFramebuffer(card.fd, fb, clips: clips)
+        } catch {
+            guard error.errno == ENOSYS else { throw error }
+            dirtyWorks = false
+        }
+    }
+
+    /// Handles flip events until no output has a flip pending.
+    private func waitForFlips(timeoutNanoseconds: UInt64) throws(SystemError) {
+        guard card.outputs.contains(where: { $0.flipPending.pointee }) else { return }
+        let deadline = monotonicNanoseconds() + timeoutNanoseconds
+        while card.outputs.contains(where: { $0.flipPending.pointee }) {
+            let now = monotonicNanoseconds()
+            guard now < deadline else {
+                throw SystemError(errno: ETIMEDOUT, call: "waiting for the page flip event")
+            }
+            let ms = Int32(min((deadline - now + 999_999) / 1_000_000, 1000))
+            if try card.system.pollInput(card.fd, timeoutMilliseconds: ms) {
+                try card.kms.handleEvents(card.fd)
+            }
+        }
+    }
+}

@@ -1,0 +1,147 @@
+import CFBLinux
+import FBRaster
+import Glibc
+
+extension DRMDisplay {
+    /// What a DRM device offers, read without becoming master: enough to
+    /// choose it (`fbanim devices`, the default device) and to set it up.
+    struct Probe {
+        var driver: (name: String, description: String)
+        var resources: CardResources
+        var connectors: [ConnectorInfo]
+        var encoders: [EncoderID: EncoderInfo]
+
+        /// `drmGetVersion`, `drmGetCap(DUMB_BUFFER)`, `drmModeGetResources`,
+        /// then each connector and encoder.
+        /// - Throws: `DeviceError.unusable` for a file that is not a KMS
+        ///   device with dumb buffers.
+        init(_ card: DRMCard) throws(DeviceError) {
+            let (kms, fd, path) = (card.kms, card.fd, card.path)
+            do throws(SystemError) {
+                driver = try kms.driver(fd)
+            } catch {
+                throw DeviceError(.unusable, path: path, "not a DRM device", underlying: error)
+            }
+            guard kms.capability(fd, fbl_DRM_CAP_DUMB_BUFFER) == 1 else {
+                throw DeviceError(
+                    .unusable, path: path,
+                    "\(driver.name) has no dumb buffers (not a display controller)")
+            }
+            do throws(SystemError) {
+                resources = try kms.resources(fd)
+                // One odd object (a connector that vanished, a writeback one)
+                // does not make the card unusable: skip it.
+                connectors = resources.connectors.compactMap { try? kms.connector(fd, $0) }
+                var encoders: [EncoderID: EncoderInfo] = [:]
+                for id in resources.encoders { encoders[id] = try? kms.encoder(fd, id) }
+                self.encoders = encoders
+            } catch {
+                if [EINVAL, EOPNOTSUPP, ENOTSUP].contains(error.errno) {
+                    throw DeviceError(
+                        .unusable, path: path, "\(driver.name) does no mode setting (no outputs)",
+                        underlying: error)
+                }
+                throw DeviceError.setting(path, "reading the outputs", error)
+            }
+        }
+
+        var hasConnectedOutput: Bool {
+            connectors.contains { $0.status == .connected && !$0.modes.isEmpty }
+        }
+    }
+
+    /// Sets `card` up for showing frames; on a throw, what was made stays in
+    /// `card` for its `teardown()`.
+    ///
+    /// Probe, pick outputs, `drmSetMaster`, save each CRTC, choose the format,
+    /// one dumb buffer per output, `drmModeSetCrtc` (black), probe
+    /// `drmModeDirtyFB`, and for page flips a second buffer per output.
+    static func setUp(_ card: DRMCard) throws(DeviceError) -> (Presentation, PixelBuffer?) {
+        let (kms, fd, path) = (card.kms, card.fd, card.path)
+        let probe = try Probe(card)
+        let outputs = DRMOutput.assign(
+            probe.connectors, encoders: probe.encoders, crtcs: probe.resources.crtcs)
+        guard !outputs.isEmpty else {
+            let reason =
+                probe.hasConnectedOutput
+                ? "no free CRTC for the connected outputs"
+                : "no connected output (is a screen plugged in?)"
+            throw DeviceError(.unusable, path: path, reason)
+        }
+        do throws(SystemError) {
+            try kms.becomeMaster(fd)
+        } catch {
+            throw DeviceError(
+                .busy, path: path,
+                "another program (a display server?) is using \(path) (\(error.reason))",
+                underlying: error)
+        }
+        card.isMaster = true
+        card.outputs = outputs
+        let format = DRMOutput.chooseFormat(
+            preferredDepth: kms.capability(fd, fbl_DRM_CAP_DUMB_PREFERRED_DEPTH),
+            planeFormats: commonFormats(
+                outputs.map { kms.primaryPlaneFormats(fd, crtcIndex: $0.crtcIndex) }))
+        do throws(SystemError) {
+            for output in outputs {
+                output.saved = try kms.crtc(fd, output.crtc)
+                try addBuffer(to: output, format: format, card)
+            }
+        } catch {
+            throw DeviceError.setting(path, "creating \(format.name) dumb buffers", error)
+        }
+        for output in outputs {
+            do throws(SystemError) {
+                output.crtcSet = true
+                try kms.setCRTC(
+                    fd, output.crtc, framebuffer: output.buffers[0].framebuffer, x: 0, y: 0,
+                    connectors: [output.connector.id], mode: output.mode)
+            } catch {
+                throw DeviceError.setting(
+                    path, "setting mode \(output.mode.summary) on \(output.connector.name)", error)
+            }
+        }
+        let presentation: Presentation
+        do throws(SystemError) {
+            try kms.dirtyFramebuffer(fd, outputs[0].buffers[0].framebuffer!, clips: [])
+            presentation = .damage
+        } catch {
+            guard ![ENODEV, EIO].contains(error.errno) else {
+                throw DeviceError.setting(path, "reporting damage", error)
+            }
+            presentation = .pageFlip
+        }
+        if presentation == .pageFlip {
+            do throws(SystemError) {
+                for output in outputs { try addBuffer(to: output, format: format, card) }
+            } catch {
+                throw DeviceError.setting(path, "creating the second dumb buffers", error)
+            }
+        }
+        let prefersShadow = kms.capability(fd, fbl_DRM_CAP_DUMB_PREFER_SHADOW) == 1
+        let direct = presentation == .pageFlip && outputs.count == 1 && !prefersShadow
+        let shadow =
+            direct
+            ? nil
+            : PixelBuffer(
+                width: outputs[0].mode.width, height: outputs[0].mode.height, format: format)
+        return (presentation, shadow)
+    }
+
+    private static func addBuffer(to output: DRMOutput, format: PixelFormat, _ card: DRMCard)
+        throws(SystemError)
+    {
+        let buffer = DumbFramebuffer(
+            width: output.mode.width, height: output.mode.height, format: format)
+        // Owned by the output before it is built, so a half-built buffer is released too.
+        output.buffers.append(buffer)
+        try buffer.build(card)
+    }
+
+    /// The formats every output's primary plane lists (outputs that list none are not asked).
+    static func commonFormats(_ lists: [[UInt32]]) -> [UInt32] {
+        let known = lists.filter { !$0.isEmpty }
+        guard let first = known.first else { return [] }
+        return first.filter { format in known.allSatisfy { $0.contains(format) } }
+    }
+}

@@ -1,0 +1,139 @@
+import CFBLinux
+import FBRaster
+import Glibc
+
+/// What one DRM card offers, read without becoming master (`fbanim devices`).
+public struct DRMCardReport: Sendable {
+    public var path: String
+    /// `drmGetVersion`'s name and description, as in `bochs-drm`.
+    public var driver: String
+    public var driverDescription: String
+    public var connectors: [ConnectorInfo]
+    /// The primary plane's formats for the first CRTC, as fourcc strings (`XR24`).
+    public var planeFormats: [String]
+    /// `DRM_CAP_DUMB_PREFERRED_DEPTH` (16 on small panels), when the driver says.
+    public var preferredDepth: UInt64?
+    /// `DRM_CAP_DUMB_PREFER_SHADOW`.
+    public var prefersShadow: Bool
+    /// The format fbanim would draw in.
+    public var format: PixelFormat
+
+    /// Whether fbanim can show something on it.
+    public var hasConnectedOutput: Bool {
+        connectors.contains { $0.status == .connected && !$0.modes.isEmpty }
+    }
+}
+
+/// What one fbdev device is (`fbanim devices`).
+public struct FramebufferReport: Sendable {
+    public var path: String
+    /// The geometry, or why fbanim cannot draw on it.
+    public var geometry: Result<FramebufferGeometry, DeviceError>
+}
+
+/// Finds the display devices of this machine.
+public enum DeviceDiscovery {
+    /// `/dev/dri/card0`, `/dev/dri/card1`, ... in number order.
+    public static func drmCards(system: SystemCalls = LinuxSystemCalls.shared) -> [String] {
+        numbered(system.directoryEntries("/dev/dri"), prefix: "card").map { "/dev/dri/\($0)" }
+    }
+
+    /// `/dev/fb0`, `/dev/fb1`, ... in number order.
+    public static func framebuffers(system: SystemCalls = LinuxSystemCalls.shared) -> [String] {
+        numbered(system.directoryEntries("/dev"), prefix: "fb").map { "/dev/\($0)" }
+    }
+
+    /// Reads what the card at `path` has: driver, connectors with their
+    /// status and modes, plane formats. Opens it, never becomes master.
+    public static func probeCard(
+        _ path: String, system: SystemCalls = LinuxSystemCalls.shared,
+        kms: ModeSetting = LibDRM.shared
+    ) -> Result<DRMCardReport, DeviceError> {
+        let fd: FileDescriptor
+        do throws(SystemError) {
+            fd = try system.open(path, flags: O_RDWR)
+        } catch {
+            return .failure(DeviceError.opening(path, error))
+        }
+        let card = DRMCard(path: path, system: system, kms: kms, fd: fd)
+        defer { card.teardown() }
+        let probe: DRMDisplay.Probe
+        do throws(DeviceError) {
+            probe = try DRMDisplay.Probe(card)
+        } catch {
+            return .failure(error)
+        }
+        let formats = kms.primaryPlaneFormats(fd, crtcIndex: 0)
+        let depth = kms.capability(fd, fbl_DRM_CAP_DUMB_PREFERRED_DEPTH)
+        return .success(
+            DRMCardReport(
+                path: path, driver: probe.driver.name, driverDescription: probe.driver.description,
+                connectors: probe.connectors, planeFormats: formats.map(fourccName),
+                preferredDepth: depth,
+                prefersShadow: kms.capability(fd, fbl_DRM_CAP_DUMB_PREFER_SHADOW) == 1,
+                format: DRMOutput.chooseFormat(preferredDepth: depth, planeFormats: formats)))
+    }
+
+    /// Reads the screen info of the fbdev at `path` (opens it, maps nothing).
+    public static func probeFramebuffer(
+        _ path: String, system: SystemCalls = LinuxSystemCalls.shared
+    )
+        -> FramebufferReport
+    {
+        let fd: FileDescriptor
+        do throws(SystemError) {
+            fd = try system.open(path, flags: O_RDONLY)
+        } catch {
+            return FramebufferReport(
+                path: path, geometry: .failure(DeviceError.opening(path, error)))
+        }
+        defer { system.close(fd) }
+        var fixed = fb_fix_screeninfo()
+        var variable = fb_var_screeninfo()
+        do throws(SystemError) {
+            try system.ioctl(fd, fbl_FBIOGET_FSCREENINFO, "FBIOGET_FSCREENINFO", &fixed)
+            try system.ioctl(fd, fbl_FBIOGET_VSCREENINFO, "FBIOGET_VSCREENINFO", &variable)
+        } catch {
+            return FramebufferReport(
+                path: path,
+                geometry: .failure(
+                    DeviceError(
+                        .unusable, path: path, "not a framebuffer device", underlying: error)))
+        }
+        do throws(DeviceError) {
+            return FramebufferReport(
+                path: path,
+                geometry: .success(
+                    try FramebufferGeometry(path: path, variable: variable, fixed: fixed)))
+        } catch {
+            return FramebufferReport(path: path, geometry: .failure(error))
+        }
+    }
+
+    /// `XR24` for `DRM_FORMAT_XRGB8888`: the fourcc's four characters.
+    public static func fourccName(_ code: UInt32) -> String {
+        let bytes = (0..<4).map { UInt8(truncatingIfNeeded: code >> (8 * $0)) }
+        guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
+            return "0x" + String(code, radix: 16)
+        }
+        return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: " ")
+    }
+
+    /// The names `prefix` + a number, sorted by the number.
+    static func numbered(_ names: [String], prefix: String) -> [String] {
+        names.compactMap { name -> (Int, String)? in
+            guard name.hasPrefix(prefix) else { return nil }
+            let digits = name.dropFirst(prefix.count)
+            guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+                let n = Int(digits)
+            else { return nil }
+            return (n, name)
+        }.sorted { $0.0 < $1.0 }.map(\.1)
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters(in set: Character) -> String {
+        String(reversed().drop(while: { $0 == set }).reversed())
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import FBLinux
+
+/// A fresh directory under /tmp, removed by `remove()`.
+struct ScratchDirectory {
+    let path: String
+
+    init() throws {
+        var template = Array("/tmp/fblinux-tests.XXXXXX".utf8CString)
+        guard mkdtemp(&template) != nil else { throw SystemError(errno: errno, call: "mkdtemp") }
+        path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Names in the directory, hidden ones included.
+    var entries: [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: path).sorted()) ?? []
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+func fileContents(_ path: String) -> [UInt8]? {
+    FileManager.default.contents(atPath: path).map { [UInt8]($0) }
+}
+
+func permissions(_ path: String) -> mode_t {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return 0 }
+    return info.st_mode & 0o7777
+}
+
+@Suite struct AtomicFileTests {
+    @Test func createsTheFileWithExactBytesAndMode0644() throws {
+        let dir = try ScratchDirectory()
+        defer { dir.remove() }
+        // A restrictive umask must not change the mode: fchmod sets it outright.
+        let oldMask = umask(0o077)
+        defer { umask(oldMask) }
+        let bytes = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        try writeFileAtomically(bytes, to: dir.path + "/frame.png")
+        #expect(fileContents(dir.path + "/frame.png") == bytes)
+        #expect(permissions(dir.path + "/frame.png") == 0o644)
+        #expect(dir.entries == ["frame.png"], "no temporary file left")
+    }
+
+    @Test func replacesAnExistingFile() throws {
+        let dir = try ScratchDirectory()
+        defer { dir.remove() }
+        let path = dir.path + "/out.ppm"
+        try writeFileAtomically(Array(repeating: 1, count: 5000), to: path)
+        try writeFileAtomically([9, 8, 7], to: path)
+        #expect(fileContents(path) == [9, 8, 7])
+        #expect(dir.entries == ["out.ppm"])
+    }
+
+    @Test func writesEmptyAndLargeFiles() throws {
+        let dir = try ScratchDirectory()
+        defer { dir.remove() }
+        try writeFileAtomically([], to: dir.path + "/empty")
+        #expect(fileContents(dir.path + "/empty") == [])
+        let large = [UInt8](repeating: 0xA5, count: 24 << 20)
+        try writeFileAtomically(large, to: dir.path + "/large")
+        #expect(fileContents(dir.path + "/large") == large)
+    }
+
+    @Test func missingDirectoryFailsWithENOENTAndLeavesNothing() throws {
+        let dir = try ScratchDirectory()
+        defer { dir.remove() }
+        #expect(throws: SystemError(errno: ENOENT, call: "mkstemp")) {
+            try writeFileAtomically([1], to: dir.path + "/missing/frame.png")
+        }
+        #expect(dir.entries.isEmpty)
+    }
+
+    @Test func directoryAsDestinationFailsAndLeavesNoTemporary() throws {
+        let dir = try ScratchDirectory()
+        defer { dir.remove() }
+        try FileManager.default.createDirectory(
+            atPath: dir.path + "/frame.png", withIntermediateDirectories: false)
+        #expect(throws: SystemError(errno: EISDIR, call: "rename")) {
+            try writeFileAtomically([1, 2, 3], to: dir.path + "/frame.png")
+        }
+        #expect(dir.entries == ["frame.png"], "the temporary file must be removed")
+        var isDirectory: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: dir.path + "/frame.png", isDirectory: &isDirectory))
+        #expect(isDirectory.boolValue)
+    }
+
+    @Test func parentThatIsAFileFailsWithENOTDIR() throws {
+        let dir = try ScratchDirectory()
+        defer { dir.remove() }
+        try writeFileAtomically([0], to: dir.path + "/plain")
+        #expect(throws: SystemError(errno: ENOTDIR, call: "mkstemp")) {
+            try writeFileAtomically([1], to: dir.path + "/plain/frame.png")
+        }
+        #expect(dir.entries == ["plain"])
+    }
+
+    @Test func pathEndingInSlashIsADirectory() {
+        #expect(throws: SystemError(errno: EISDIR, call: "open")) {
+            try writeFileAtomically([1], to: "/tmp/")
+        }
+    }
+
+    @Test func readOnlyDirectoryFailsWhenNotRoot() throws {
+        // Root writes into 0555 directories anyway, so only others can check this.
+        guard geteuid() != 0 else { return }
+        let dir = try ScratchDirectory()
+        defer {
+            chmod(dir.path, 0o755)
+            dir.remove()
+        }
+        chmod(dir.path, 0o555)
+        #expect(throws: SystemError(errno: EACCES, call: "mkstemp")) {
+            try writeFileAtomically([1], to: dir.path + "/frame.png")
+        }
+        #expect(throws: SystemError(errno: EACCES, call: "faccessat")) {
+            try checkFileReplaceable(dir.path + "/frame.png")
+        }
+    }
+
+    @Test func checkFileReplaceableCatchesTheCommonMistakes() throws {
+        let dir = try ScratchDirectory()
+        defer { dir.remove() }
+        try checkFileReplaceable(dir.path + "/new.png")
+        try writeFileAtomically([0], to: dir.path + "/old.png")
+        try checkFileReplaceable(dir.path + "/old.png")
+        try FileManager.default.createDirectory(
+            atPath: dir.path + "/sub.png", withIntermediateDirectories: false)
+        #expect(throws: SystemError(errno: EISDIR, call: "stat")) {
+            try checkFileReplaceable(dir.path + "/sub.png")
+        }
+        #expect(throws: SystemError(errno: ENOENT, call: "stat")) {
+            try checkFileReplaceable(dir.path + "/missing/x.png")
+        }
+        #expect(throws: SystemError(errno: ENOTDIR, call: "stat")) {
+            try checkFileReplaceable(dir.path + "/old.png/x.png")
+        }
+        #expect(dir.entries == ["old.png", "sub.png"])
+    }
+
+    @Test(arguments: [
+        ("frame.png", ".", "frame.png"), ("/frame.png", "/", "frame.png"),
+        ("a/b/c.ppm", "a/b", "c.ppm"), ("dir/", "dir", ""),
+    ])
+    func splitPathFindsDirectoryAndName(_ path: String, _ directory: String, _ name: String) {
+        let split = splitPath(path)
+        #expect(split.directory == directory && split.name == name)
+    }
+}
+
+@Suite struct SystemErrorTests {
+    @Test func reasonAndDescriptionComeFromStrerror() {
+        let error = SystemError(errno: ENOENT, call: "mkstemp")
+        #expect(error.reason == "No such file or directory")
+        #expect(error.description == "mkstemp: No such file or directory")
+        #expect(SystemError(errno: EISDIR, call: "rename").reason == "Is a directory")
+    }
+
+    @Test func theFunnelTurnsMinusOneIntoTheCallersErrno() {
+        #expect(throws: SystemError(errno: EBADF, call: "close")) {
+            try systemCall("close", retryOnInterrupt: false) { close(-1) }
+        }
+        #expect((try? systemCall("getpid") { getpid() }) == getpid())
+    }
+
+    @Test func theFunnelRetriesEINTR() throws {
+        var calls = 0
+        let result = try systemCall("fake") { () -> Int32 in
+            calls += 1
+            if calls < 3 {
+                errno = EINTR
+                return -1
+            }
+            return 7
+        }
+        #expect(result == 7 && calls == 3)
+        calls = 0
+        #expect(throws: SystemError(errno: EINTR, call: "fake")) {
+            try systemCall("fake", retryOnInterrupt: false) { () -> Int32 in
+                calls += 1
+                errno = EINTR
+                return -1
+            }
+        }
+        #expect(calls == 1)
+    }
+}

@@ -1,0 +1,206 @@
+import CFBLinux
+import FBDisplay
+import FBLinux
+import FBRaster
+import Glibc
+import Testing
+
+/// The fbdev backend against a mocked kernel: which calls it makes, what it
+/// makes of the screen info, and what it copies to the device.
+@Suite struct FramebufferDisplayTests {
+    /// A 320x240 RGB565 panel whose rows are padded to 656 bytes (an SPI panel driver might).
+    static let rgb565 = FakeFramebuffer.variable(
+        width: 320, height: 240, bpp: 16, red: (11, 5), green: (5, 6), blue: (0, 5))
+    static let rgb565Fixed = FakeFramebuffer.fixed(
+        id: "fb_ili9341", lineLength: 656, memory: 656 * 240)
+
+    @Test func rgb565BitfieldsGiveRGB565AndLineLengthIsTheStride() throws {
+        let mock = FakeFramebuffer.mock(Self.rgb565, Self.rgb565Fixed)
+        let display = try FramebufferDisplay(path: "/dev/fb0", system: mock)
+        #expect(display.description.format == .rgb565)
+        #expect(display.description.width == 320 && display.description.height == 240)
+        #expect(display.description.name == "/dev/fb0 (fb_ili9341)")
+        #expect(display.geometry.stride == 656)
+        #expect(display.geometry.pages == 1)
+        #expect(
+            mock.trace == [
+                "open /dev/fb0", "ioctl FBIOGET_FSCREENINFO", "ioctl FBIOGET_VSCREENINFO",
+                "mmap 157440 at 0",
+            ])
+        display.close()
+        display.close()
+        #expect(mock.trace.suffix(2) == ["munmap 157440", "close 3"])
+    }
+
+    /// Every layout fbanim draws, and some it does not, as drivers report them.
+    @Test func bitfieldsMapToFormats() {
+        func layout(
+            _ bpp: Int, _ r: (Int, Int), _ g: (Int, Int), _ b: (Int, Int), _ a: (Int, Int) = (0, 0)
+        )
+            -> PixelFormat?
+        {
+            FramebufferPixelLayout(
+                bitsPerPixel: bpp, red: ChannelBits(offset: r.0, length: r.1),
+                green: ChannelBits(offset: g.0, length: g.1),
+                blue: ChannelBits(offset: b.0, length: b.1),
+                transparency: ChannelBits(offset: a.0, length: a.1)
+            ).pixelFormat
+        }
+        #expect(layout(16, (11, 5), (5, 6), (0, 5)) == .rgb565)
+        #expect(layout(16, (0, 5), (5, 6), (11, 5)) == .bgr565)
+        #expect(layout(32, (16, 8), (8, 8), (0, 8)) == .xrgb8888)
+        #expect(layout(32, (16, 8), (8, 8), (0, 8), (24, 8)) == .argb8888)
+        #expect(layout(32, (0, 8), (8, 8), (16, 8)) == .xbgr8888)
+        #expect(layout(24, (16, 8), (8, 8), (0, 8)) == .rgb888)
+        // Not drawn: RGB555, 8-bit palette, 30-bit colour, BGR888 at 24 bpp, a 16-bit depth in 32 bits.
+        #expect(layout(16, (10, 5), (5, 5), (0, 5)) == nil)
+        #expect(layout(8, (0, 8), (0, 8), (0, 8)) == nil)
+        #expect(layout(32, (20, 10), (10, 10), (0, 10)) == nil)
+        #expect(layout(24, (0, 8), (8, 8), (16, 8)) == nil)
+        #expect(layout(32, (11, 5), (5, 6), (0, 5)) == nil)
+    }
+
+    @Test func unsupportedLayoutIsRefusedWithTheLayoutNamed() {
+        let rgb555 = FakeFramebuffer.variable(
+            width: 320, height: 240, bpp: 16, red: (10, 5), green: (5, 5), blue: (0, 5))
+        let mock = FakeFramebuffer.mock(rgb555, Self.rgb565Fixed)
+        let error = #expect(throws: DeviceError.self) {
+            try FramebufferDisplay(path: "/dev/fb0", system: mock)
+        }
+        #expect(error?.kind == .unusable)
+        #expect(
+            error?.description.contains("unsupported pixel layout (16 bpp, r 10/5 g 5/5 b 0/5)")
+                == true)
+        // Nothing mapped, the device closed.
+        #expect(mock.trace.last == "close 3")
+        #expect(!mock.trace.contains { $0.hasPrefix("mmap") })
+    }
+
+    @Test func somethingThatIsNotAFramebufferIsUnusable() {
+        let mock = MockSystemCalls()
+        mock.devices = ["/dev/null"]
+        mock.ioctlErrors["FBIOGET_FSCREENINFO"] = ENOTTY
+        let error = #expect(throws: DeviceError.self) {
+            try FramebufferDisplay(path: "/dev/null", system: mock)
+        }
+        #expect(error?.kind == .unusable)
+        #expect(error?.description == "/dev/null: not a framebuffer device")
+        #expect(mock.trace == ["open /dev/null", "ioctl FBIOGET_FSCREENINFO", "close 3"])
+    }
+
+    @Test func missingAndForbiddenDevices() {
+        let mock = MockSystemCalls()
+        mock.openErrors["/dev/fb1"] = EACCES
+        let missing = #expect(throws: DeviceError.self) {
+            try FramebufferDisplay(path: "/dev/fb7", system: mock)
+        }
+        #expect(missing?.kind == .missing)
+        let denied = #expect(throws: DeviceError.self) {
+            try FramebufferDisplay(path: "/dev/fb1", system: mock)
+        }
+        #expect(denied?.kind == .permissionDenied)
+    }
+
+    /// The first present copies the whole screen, later ones only the damage.
+    @Test func presentCopiesOnlyTheDamagedRectangles() throws {
+        let mock = FakeFramebuffer.mock(Self.rgb565, Self.rgb565Fixed)
+        let display = try FramebufferDisplay(path: "/dev/fb0", system: mock)
+        defer { display.close() }
+        let first = try display.backBuffer()
+        #expect(first.age == 0)
+        try display.present(damage: [first.surface.bounds])
+        #expect(display.pixelsCopied == 320 * 240)
+
+        let back = try display.backBuffer()
+        #expect(back.age == 1)
+        // Paint the whole shadow, but report only a 5x3 rectangle at (10, 20).
+        for y in 0..<240 {
+            let row = (back.surface.base + y * back.surface.stride).assumingMemoryBound(
+                to: UInt16.self)
+            for x in 0..<320 { row[x] = 0xF800 }
+        }
+        try display.present(damage: [IntRect(x: 10, y: 20, width: 5, height: 3)])
+        #expect(display.pixelsCopied == 320 * 240 + 15)
+
+        let memory = try #require(mock.mappings.first?.key)
+        var red = 0
+        for y in 0..<240 {
+            let row = (memory + y * 656).assumingMemoryBound(to: UInt16.self)
+            for x in 0..<320 where row[x] == 0xF800 {
+                red += 1
+                #expect((10..<15).contains(x) && (20..<23).contains(y))
+            }
+        }
+        #expect(red == 15)
+        // The padding past each row's 640 bytes is never written.
+        #expect((memory + 20 * 656 + 640).load(as: UInt64.self) == 0)
+    }
+
+    /// With room for two pages: draw into the hidden one, pan to it, wait for vsync before the next.
+    @Test func doubleBufferedDevicesPanAndWaitForVSync() throws {
+        let v = FakeFramebuffer.variable(
+            width: 64, height: 32, virtualHeight: 64, bpp: 32, red: (16, 8), green: (8, 8),
+            blue: (0, 8))
+        let mock = FakeFramebuffer.mock(
+            v, FakeFramebuffer.fixed(id: "vc4drmfb", lineLength: 256, memory: 256 * 64))
+        let display = try FramebufferDisplay(path: "/dev/fb0", system: mock)
+        defer { display.close() }
+        #expect(display.geometry.pages == 2)
+        let screen = IntRect(x: 0, y: 0, width: 64, height: 32)
+        _ = try display.backBuffer()
+        var mark = mock.trace.count
+        try display.present(damage: [screen])
+        #expect(mock.calls(since: mark) == ["ioctl FBIOGET_VSCREENINFO", "ioctl FBIOPAN_DISPLAY"])
+        let pan = panned(mock)
+        #expect(pan.yoffset == 32 && pan.activate == fbl_FB_ACTIVATE_VBL)
+
+        mark = mock.trace.count
+        _ = try display.backBuffer()
+        #expect(mock.calls(since: mark) == ["ioctl FBIO_WAITFORVSYNC"])
+        try display.present(damage: [screen])
+        #expect(panned(mock).yoffset == 0)
+
+        // A driver without FBIO_WAITFORVSYNC is not asked again.
+        mock.ioctlErrors["FBIO_WAITFORVSYNC"] = ENOTTY
+        _ = try display.backBuffer()
+        try display.present(damage: [IntRect(x: 1, y: 1, width: 2, height: 2)])
+        mark = mock.trace.count
+        _ = try display.backBuffer()
+        #expect(mock.calls(since: mark).isEmpty)
+        // Page 1 was two frames old: it got this frame's damage and the last frame's (all of it).
+        #expect(display.pixelsCopied == 3 * 64 * 32 + 4)
+    }
+
+    @Test func aDeviceThatFailsWhilePanningThrowsSystemError() throws {
+        let v = FakeFramebuffer.variable(
+            width: 64, height: 32, virtualHeight: 64, bpp: 32, red: (16, 8), green: (8, 8),
+            blue: (0, 8))
+        let mock = FakeFramebuffer.mock(
+            v, FakeFramebuffer.fixed(id: "x", lineLength: 256, memory: 256 * 64))
+        let display = try FramebufferDisplay(path: "/dev/fb0", system: mock)
+        defer { display.close() }
+        mock.ioctlErrors["FBIOPAN_DISPLAY"] = ENODEV
+        _ = try display.backBuffer()
+        #expect(throws: SystemError(errno: ENODEV, call: "FBIOPAN_DISPLAY")) {
+            try display.present(damage: [IntRect(x: 0, y: 0, width: 64, height: 32)])
+        }
+    }
+
+    /// An unplugged device (its driver unbound) answers ENODEV: present says so (exit 74).
+    @Test func anUnpluggedDeviceIsNoticedAtTheNextPresent() throws {
+        let mock = FakeFramebuffer.mock(Self.rgb565, Self.rgb565Fixed)
+        let display = try FramebufferDisplay(path: "/dev/fb0", system: mock)
+        defer { display.close() }
+        let back = try display.backBuffer()
+        try display.present(damage: [back.surface.bounds])
+        mock.ioctlErrors["FBIOGET_VSCREENINFO"] = ENODEV
+        #expect(throws: SystemError(errno: ENODEV, call: "FBIOGET_VSCREENINFO")) {
+            try display.present(damage: [back.surface.bounds])
+        }
+    }
+
+    private func panned(_ mock: MockSystemCalls) -> fb_var_screeninfo {
+        let bytes = mock.ioctlArguments["FBIOPAN_DISPLAY"] ?? []
+        return bytes.withUnsafeBytes { $0.loadUnaligned(as: fb_var_screeninfo.self) }
+    }
+}
