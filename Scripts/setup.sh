@@ -23,3 +23,12 @@ command -v swift >/dev/null || {
     echo "setup: swift is not on the PATH; install Swift 6 (swift.org) first" >&2
     exit 69
 }
+
+# The VM tests of the display backends boot a real kernel in QEMU with the
+# harness in ../shared/vm (next to the clone): install what it needs (QEMU,
+# a kernel, vkms) when the harness is there. Idempotent; about 2 minutes the
+# first time.
+harness="$(cd "$(dirname "$0")/.." && pwd)/../shared/vm"
+if [ -x "$harness/install.sh" ] && [ "${FBANIM_SKIP_VM:-0}" != 1 ]; then
+    if [ "$(id -u)" -eq 0 ]; then "$harness/install.sh" >/dev/null; else sudo "$harness/install.sh" >/dev/null; fi
+fi
