@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 // fbanim: smooth, cheap, correct loaders on small Linux screens.
 //
-// Layers (arrows point to what a layer may import, see docs/ARCHITECTURE.md):
+// Layers (arrows point to what a layer may import; docs/ARCHITECTURE.md):
 //   fbanim (main.swift) -> FBAnimCLI -> FBLinux -> CFBLinux -> CDRM
 //                                    -> FBImage -> CZlib
 //                                    -> FBDisplay -> FBScheduler
