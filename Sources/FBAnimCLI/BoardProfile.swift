@@ -61,8 +61,10 @@ struct BoardProfile: Equatable {
             }
             let key = trimmed[..<equals].trimmingWhitespace
             let value = trimmed[trimmed.index(after: equals)...].trimmingWhitespace
-            if value.isEmpty && (key == "loader" || OptionKey(rawValue: key).map(keys.contains) == true) {
-                let comment = rawLine.contains("#") ? " ('#' starts a comment: write colours as RRGGBB)" : ""
+            let isKey = key == "loader" || OptionKey(rawValue: key).map(keys.contains) == true
+            if value.isEmpty && isKey {
+                let comment =
+                    rawLine.contains("#") ? " ('#' starts a comment: write colours as RRGGBB)" : ""
                 throw .usage("\(at): no value for '\(key)'\(comment)", .play)
             }
             if key == "loader" {

@@ -38,7 +38,7 @@ final class LoaderPlayer: FramePresenter {
     func prepareFrame() throws {
         // A buffer kept from a frame that changed nothing is stale once the
         // terminal is resized: a still picture must be refitted too.
-        
+        if let resizable = display as? ResizableDisplay, try resizable.updateSize() { back = nil }
         if back == nil { back = try display.backBuffer() }
     }
 
@@ -88,7 +88,7 @@ func play(_ request: PlayRequest) throws(CLIError) {
             duration: request.duration.map { UInt64(($0 * 1e9).rounded()) },
             shouldStop: {
                 if SignalFlags.takeStatsRequest() {
-                    let s = Statistics(
+                    let s = Statistics.running(
                         books: scheduler.books, loader: request.loader.rawValue, device: name)
                     StandardStream.error.write(s.text)
                 }

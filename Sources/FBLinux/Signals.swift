@@ -20,7 +20,7 @@ public enum SignalFlags {
             sigaddset(&set, sig)
         }
         // pthread_sigmask returns the error number instead of setting errno.
-        let rc: Int32 = 0
+        let rc = pthread_sigmask(SIG_UNBLOCK, &set, nil)
         if rc != 0 { throw SystemError(errno: rc, call: "pthread_sigmask") }
     }
 

@@ -20,10 +20,24 @@ public protocol ResizableDisplay: Display {
 /// terminal (the CLI calls `close()` on stop, signals and errors). The
 /// picture follows the terminal's size: after SIGWINCH the next back buffer
 /// has the new size (and age 0).
+///
+/// A terminal that stops reading (XOFF, a stalled ssh connection, a pipe
+/// nobody drains) must not hold fbanim past SIGTERM: frames are written
+/// without blocking, a stop signal abandons the frame being written, and the
+/// restore waits at most `restoreTimeout` for the terminal to take it.
 public final class TerminalDisplay: ResizableDisplay {
     public private(set) var description: DisplayDescription
     public let clock: FrameClock? = nil
+    /// The terminal as given: sizes are asked on it.
     private let fd: Int32
+    /// Where bytes go: the terminal opened again without blocking (an open
+    /// file description of our own, so the shell's stays blocking), or `fd`.
+    private let out: Int32
+    /// A write was cut short (a stop signal): the terminal may be inside an
+    /// escape sequence.
+    private var cut = false
+    /// How long `close()` waits for a terminal that does not read.
+    static let restoreTimeout: UInt64 = 1_000_000_000
     private var buffer: PixelBuffer
     private var presented = false
     private var isOpen = true
@@ -34,6 +48,8 @@ public final class TerminalDisplay: ResizableDisplay {
     public init(fd: Int32 = STDOUT_FILENO) throws(SystemError) {
         guard isatty(fd) == 1 else { throw SystemError(errno: ENOTTY, call: "isatty") }
         self.fd = fd
+        let reopened = open("/proc/self/fd/\(fd)", O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        out = reopened >= 0 ? reopened : fd
         let (w, h) = TerminalDisplay.pixelSize(fd)
         buffer = PixelBuffer(width: w, height: h, format: .xrgb8888)
         description = TerminalDisplay.describe(w, h)
@@ -104,7 +120,7 @@ public final class TerminalDisplay: ResizableDisplay {
         }
         if !output.isEmpty {
             output += Array("\u{1B}[0m".utf8)
-            try writeAll(fd, output, call: "write")
+            try write(output, deadline: nil)
         }
         presented = true
     }
@@ -112,12 +128,58 @@ public final class TerminalDisplay: ResizableDisplay {
     public func close() {
         guard isOpen else { return }
         isOpen = false
-        // Colours off, wrap back on, cursor shown, main screen back.
-        try? send("\u{1B}[0m\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l")
+        // Colours off, wrap back on, cursor shown, main screen back; after a
+        // cut write, CAN first ends any escape sequence left open.
+        let restore = (cut ? "\u{18}" : "") + "\u{1B}[0m\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l"
+        let deadline = monotonicNanoseconds() + TerminalDisplay.restoreTimeout
+        try? write(Array(restore.utf8), deadline: deadline)
+        if out != fd { Glibc.close(out) }
     }
 
     private func send(_ text: String) throws(SystemError) {
-        try writeAll(fd, Array(text.utf8), call: "write")
+        try write(Array(text.utf8), deadline: nil)
+    }
+
+    /// Writes `bytes`, waiting for the terminal to take them. Without a
+    /// `deadline` a stop signal ends the wait (the rest is dropped); with
+    /// one, the deadline does.
+    private func write(_ bytes: [UInt8], deadline: UInt64?) throws(SystemError) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes {
+                Glibc.write(out, $0.baseAddress! + offset, $0.count - offset)
+            }
+            if n > 0 {
+                offset += n
+                continue
+            }
+            let code = n < 0 ? errno : EIO
+            guard code == EAGAIN || code == EINTR else {
+                // A terminal that hangs up sends SIGHUP, a stop, not an I/O
+                // error; the kernel fails writes a moment before it signals.
+                if code == EIO {
+                    let grace = monotonicNanoseconds() + 100_000_000
+                    while !SignalFlags.stopRequested && monotonicNanoseconds() < grace {
+                        usleep(5_000)
+                    }
+                }
+                if SignalFlags.stopRequested { return }
+                throw SystemError(errno: code, call: "write")
+            }
+            // The terminal is not taking bytes: wait for room, a little at a
+            // time, so that a stop signal is seen even if it came just before.
+            var timeout: Int32 = 50
+            if let deadline {
+                let now = monotonicNanoseconds()
+                if now >= deadline { return }
+                timeout = Int32(min(50, (deadline - now + 999_999) / 1_000_000))
+            } else if SignalFlags.stopRequested {
+                cut = offset > 0 || cut
+                return
+            }
+            var p = pollfd(fd: out, events: Int16(POLLOUT), revents: 0)
+            _ = poll(&p, 1, timeout)
+        }
     }
 
     private func appendMove(row: Int, column: Int) {
