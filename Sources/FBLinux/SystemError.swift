@@ -29,6 +29,9 @@ public struct SystemError: Error, Equatable, Hashable, Sendable, CustomStringCon
 
 /// Runs a system call and turns its `-1` into a `SystemError`: the one funnel.
 ///
+/// `EBADF` and `EFAULT` are bugs (a closed descriptor, a bad pointer) and
+/// stop the process with a precondition failure instead.
+///
 /// `EINTR` means a signal arrived before the call did anything, so the call
 /// is made again, unless `retryOnInterrupt` is false (`close` must never be
 /// repeated: on Linux the descriptor is gone even when it reports `EINTR`).
@@ -42,6 +45,11 @@ func systemCall<Result: BinaryInteger>(
         if result != -1 { return result }
         let code = Glibc.errno
         if code == EINTR && retryOnInterrupt { continue }
+        // A closed descriptor or a bad pointer is fbanim's bug, not the
+        // system's answer: stop here rather than report it as an I/O error.
+        precondition(
+            code != EBADF && code != EFAULT,
+            "\(name): \(SystemError(errno: code, call: name).reason) (a bug in fbanim)")
         throw SystemError(errno: code, call: name)
     }
 }

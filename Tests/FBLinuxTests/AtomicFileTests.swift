@@ -161,10 +161,16 @@ func permissions(_ path: String) -> mode_t {
     }
 
     @Test func theFunnelTurnsMinusOneIntoTheCallersErrno() {
-        #expect(throws: SystemError(errno: EBADF, call: "close")) {
-            try systemCall("close", retryOnInterrupt: false) { close(-1) }
+        #expect(throws: SystemError(errno: ENOENT, call: "open")) {
+            try systemCall("open") { open("/nonexistent-fbanim/x", O_RDONLY) }
         }
         #expect((try? systemCall("getpid") { getpid() }) == getpid())
+    }
+
+    @Test func aBadDescriptorIsABugNotAnError() async {
+        await #expect(processExitsWith: .failure) {
+            _ = try? systemCall("close", retryOnInterrupt: false) { close(-1) }
+        }
     }
 
     @Test func theFunnelRetriesEINTR() throws {
