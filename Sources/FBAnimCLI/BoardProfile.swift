@@ -29,8 +29,12 @@ struct BoardProfile: Equatable {
     /// `.conf`), else a profile name looked up in `searchPaths(for:)`.
     static func load(_ word: String) throws(CLIError) -> BoardProfile {
         let isPath = word.contains("/") || word.hasSuffix(".conf")
-        if !isPath && (word.isEmpty || !word.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) })) {
-            throw .usage("The value '\(word)' is invalid for '--board <name|file>': not a board name", .play)
+        if !isPath
+            && (word.isEmpty
+                || !word.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }))
+        {
+            throw .usage(
+                "The value '\(word)' is invalid for '--board <name|file>': not a board name", .play)
         }
         let candidates = isPath ? [word] : searchPaths(for: word)
         for path in candidates where pathExists(path) {
@@ -51,8 +55,11 @@ struct BoardProfile: Equatable {
     /// Parses the text of a profile; `path` names it in errors.
     static func parse(_ text: String, path: String) throws(CLIError) -> BoardProfile {
         var profile = BoardProfile(path: path)
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false)
+            .enumerated()
+        {
+            let line = rawLine.split(
+                separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
             let trimmed = line.trimmingWhitespace
             if trimmed.isEmpty { continue }
             let at = "\(path):\(index + 1)"
@@ -68,7 +75,9 @@ struct BoardProfile: Equatable {
                 throw .usage("\(at): no value for '\(key)'\(comment)", .play)
             }
             if key == "loader" {
-                guard profile.loader == nil else { throw .usage("\(at): 'loader' is set twice", .play) }
+                guard profile.loader == nil else {
+                    throw .usage("\(at): 'loader' is set twice", .play)
+                }
                 do {
                     _ = try parseLoader(value)
                 } catch {
@@ -117,7 +126,8 @@ struct BoardProfile: Equatable {
 
 extension Substring {
     fileprivate var trimmingWhitespace: String {
-        String(drop(while: { $0 == " " || $0 == "\t" || $0 == "\r" }).reversed()
-            .drop(while: { $0 == " " || $0 == "\t" || $0 == "\r" }).reversed())
+        String(
+            drop(while: { $0 == " " || $0 == "\t" || $0 == "\r" }).reversed()
+                .drop(while: { $0 == " " || $0 == "\t" || $0 == "\r" }).reversed())
     }
 }

@@ -57,7 +57,8 @@ enum CLIError: Error, Equatable {
                   See '\(helpCommand)' for more information.
 
                 """
-        case .unavailable(let text), .ioError(let text), .noInput(let text), .noPermission(let text):
+        case .unavailable(let text), .ioError(let text), .noInput(let text),
+            .noPermission(let text):
             return "Error: \(text)\n"
         case .cannotWrite(let path, let error):
             return "Error: cannot write '\(path)': \(error.reason)\n"

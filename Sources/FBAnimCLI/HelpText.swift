@@ -69,7 +69,8 @@ private func helpEntry(_ label: String, _ help: String) -> String {
 /// space (examples) are kept as they are.
 private func wrapParagraphs(_ text: String, width: Int) -> String {
     text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-        line.hasPrefix(" ") ? String(line) : wrap(String(line), width: width).joined(separator: "\n")
+        line.hasPrefix(" ")
+            ? String(line) : wrap(String(line), width: width).joined(separator: "\n")
     }.joined(separator: "\n")
 }
 

@@ -28,9 +28,10 @@ struct PlayRequest: Sendable {
     /// - Throws: `CLIError.usage` naming the first bad word.
     init(_ commandLine: ParsedCommandLine) throws(CLIError) {
         // A board profile fills in what the command line leaves out.
-        let parsed = try commandLine[.board].map { word throws(CLIError) in
-            try BoardProfile.load(word).filling(commandLine)
-        } ?? commandLine
+        let parsed =
+            try commandLine[.board].map { word throws(CLIError) in
+                try BoardProfile.load(word).filling(commandLine)
+            } ?? commandLine
         func value<T>(_ key: OptionKey, _ parse: (String) throws(InvalidValue) -> T)
             throws(CLIError) -> T?
         {
@@ -46,7 +47,8 @@ struct PlayRequest: Sendable {
             do {
                 loader = try parseLoader(word)
             } catch {
-                throw invalid(word, OptionTable.arguments(for: .play)[0].synopsis, error, for: .play)
+                throw invalid(
+                    word, OptionTable.arguments(for: .play)[0].synopsis, error, for: .play)
             }
         }
         let device = try value(.device, parseDevice)
@@ -90,7 +92,9 @@ func parseDevice(_ word: String) throws(InvalidValue) -> DeviceName {
 func parseFPS(_ word: String) throws(InvalidValue) -> Int {
     guard word.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(word),
         (1...maximumFPS).contains(n)
-    else { throw InvalidValue("expected a whole number of frames per second from 1 to \(maximumFPS)") }
+    else {
+        throw InvalidValue("expected a whole number of frames per second from 1 to \(maximumFPS)")
+    }
     return n
 }
 

@@ -102,7 +102,8 @@ func play(_ request: PlayRequest) throws(CLIError) {
     // Restore the console, terminal or CRTC before anything else is printed.
     display.close()
     if let failure { throw failure }
-    let statistics = Statistics(books: scheduler.books, loader: request.loader.rawValue, device: name)
+    let statistics = Statistics(
+        books: scheduler.books, loader: request.loader.rawValue, device: name)
     switch request.stats {
     case .json?: StandardStream.output.write(statistics.json)
     case .text?: StandardStream.error.write(statistics.text)

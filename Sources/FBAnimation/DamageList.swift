@@ -50,7 +50,8 @@ public struct DamageList: Sendable, Equatable {
         for i in 0..<rects.count {
             for j in (i + 1)..<rects.count {
                 let u = rects[i].union(rects[j])
-                let cost = u.width * u.height - rects[i].width * rects[i].height
+                let cost =
+                    u.width * u.height - rects[i].width * rects[i].height
                     - rects[j].width * rects[j].height
                 if cost < bestCost {
                     bestCost = cost

@@ -52,6 +52,7 @@ extension Color {
         func lerp(_ a: UInt8, _ b: UInt8) -> UInt8 {
             UInt8((Double(a) + (Double(b) - Double(a)) * min(max(m, 0), 1)).rounded())
         }
-        return Color(r: lerp(r, other.r), g: lerp(g, other.g), b: lerp(b, other.b), a: lerp(a, other.a))
+        return Color(
+            r: lerp(r, other.r), g: lerp(g, other.g), b: lerp(b, other.b), a: lerp(a, other.a))
     }
 }

@@ -75,7 +75,8 @@ public final class FrameRenderer {
     /// - Precondition: `width, height > 0`; `style.scale` finite, in `0 < scale <= 64`.
     public init(kind: LoaderKind, width: Int, height: Int, style: LoaderStyle = .init()) {
         precondition(width > 0 && height > 0, "frame size must be positive")
-        precondition(style.scale.isFinite && style.scale > 0 && style.scale <= 64, "scale out of range")
+        precondition(
+            style.scale.isFinite && style.scale > 0 && style.scale <= 64, "scale out of range")
         self.kind = kind
         self.width = width
         self.height = height
@@ -106,7 +107,8 @@ public final class FrameRenderer {
         currentBounds.removeAll(keepingCapacity: true)
         changed.removeAll()
         for (i, op) in ops.enumerated() {
-            let placed = DrawOp(op.shape, transform: root.concatenating(op.transform), paint: op.paint)
+            let placed = DrawOp(
+                op.shape, transform: root.concatenating(op.transform), paint: op.paint)
             let old = i < shown.count ? shown[i] : nil
             let bounds =
                 old == placed
@@ -139,7 +141,9 @@ public final class FrameRenderer {
         if age <= 0 || age > historyCount {
             region.add(screen)
         } else {
-            for k in 0..<age { region.add(history[(newest - k + FrameRenderer.maxAge) % FrameRenderer.maxAge]) }
+            for k in 0..<age {
+                region.add(history[(newest - k + FrameRenderer.maxAge) % FrameRenderer.maxAge])
+            }
         }
         if let canvas = canvas(for: surface) {
             // The canvas always holds the last frame: bring it up to date,
@@ -177,7 +181,8 @@ public final class FrameRenderer {
             rasterizer.clear(surface, to: style.background, in: r)
             for i in 0..<shown.count where !shownBounds[i].intersection(r).isEmpty {
                 let op = shown[i]
-                rasterizer.fill(op.shape, transform: op.transform, paint: op.paint, on: surface, clip: r)
+                rasterizer.fill(
+                    op.shape, transform: op.transform, paint: op.paint, on: surface, clip: r)
             }
         }
     }
@@ -196,7 +201,8 @@ public final class FrameRenderer {
             let (low, high) = s0 < s1 ? (s0, s1) : (s1, s0)
             // The chord into the old end changes too: start one vertex step
             // back (the inner edge's step, the widest).
-            let step = Rasterizer.arcVertexSpacing(radius: max(r0 - w0.half, Fixed(1)), transform: new.transform)
+            let step = Rasterizer.arcVertexSpacing(
+                radius: max(r0 - w0.half, Fixed(1)), transform: new.transform)
             let from = max(AngleSpan(raw: low.raw - step.raw), .zero)
             let delta = Shape.arc(
                 center: c0, radius: r0, width: w0, start: a0 + from,

@@ -59,7 +59,8 @@ public struct RingLoader: Loader {
         ops.append(
             DrawOp(
                 .arc(
-                    center: .zero, radius: Fixed(82), width: Fixed(16), start: Angle(wholeDegrees: -90),
+                    center: .zero, radius: Fixed(82), width: Fixed(16),
+                    start: Angle(wholeDegrees: -90),
                     sweep: AngleSpan(degrees: 360 * p), cap: .round),
                 paint: .solid(mainColor.withOpacity(0.5))))
     }
@@ -154,7 +155,9 @@ public struct SpinnerLoader: Loader {
                 .concatenating(.scale(ScaleFactor(1 - 0.5 * m)))
                 .concatenating(.translation(Fixed(40 - 30 * m), Fixed(70 - 70 * m)))
             ops.append(
-                DrawOp(capsule, transform: place, paint: .solid(restingColor.mixed(with: mainColor, by: m))))
+                DrawOp(
+                    capsule, transform: place,
+                    paint: .solid(restingColor.mixed(with: mainColor, by: m))))
         }
     }
 }

@@ -23,6 +23,7 @@ public enum DeviceName: Equatable, Sendable {
         if text.hasPrefix("/") { return .fbdev(text) }
         throw ParseError(
             description:
-                "unknown device '\(text)': expected /dev/fbN, /dev/dri/cardN, sim:WxH[:FORMAT] or term")
+                "unknown device '\(text)': expected /dev/fbN, /dev/dri/cardN, sim:WxH[:FORMAT] or term"
+        )
     }
 }

@@ -39,11 +39,15 @@ public final class SimulatedDisplay: Display {
                 rest = rest[..<q]
             }
             let parts = rest.split(separator: ":", omittingEmptySubsequences: false)
-            guard parts.count <= 2 else { throw fail("bad simulated display '\(text)': expected sim:WxH[:FORMAT]") }
+            guard parts.count <= 2 else {
+                throw fail("bad simulated display '\(text)': expected sim:WxH[:FORMAT]")
+            }
             let size = parts[0].split(separator: "x", omittingEmptySubsequences: false)
             guard size.count == 2, let w = Int(size[0]), let h = Int(size[1]),
                 size[0].allSatisfy(\.isNumber), size[1].allSatisfy(\.isNumber)
-            else { throw fail("bad size '\(parts[0])' in '\(text)': expected WxH, as in sim:320x240") }
+            else {
+                throw fail("bad size '\(parts[0])' in '\(text)': expected WxH, as in sim:320x240")
+            }
             guard (1...8192).contains(w), (1...8192).contains(h) else {
                 throw fail("size '\(parts[0])' out of range: each side from 1 to 8192")
             }
@@ -62,12 +66,14 @@ public final class SimulatedDisplay: Display {
                 switch key {
                 case "refresh":
                     guard let hz = Int(value), (1...1000).contains(hz) else {
-                        throw fail("bad refresh '\(value)': expected a whole number of Hz from 1 to 1000")
+                        throw fail(
+                            "bad refresh '\(value)': expected a whole number of Hz from 1 to 1000")
                     }
                     options.refreshHz = hz
                 case "present_ms":
                     guard let ms = Double(value), ms.isFinite, ms >= 0, ms <= 10_000 else {
-                        throw fail("bad present_ms '\(value)': expected milliseconds from 0 to 10000")
+                        throw fail(
+                            "bad present_ms '\(value)': expected milliseconds from 0 to 10000")
                     }
                     options.presentNanoseconds = UInt64((ms * 1e6).rounded())
                 case "clock":
@@ -76,7 +82,8 @@ public final class SimulatedDisplay: Display {
                     }
                     options.virtualClock = true
                 default:
-                    throw fail("unknown key '\(key)' in '\(text)': expected refresh, present_ms or clock")
+                    throw fail(
+                        "unknown key '\(key)' in '\(text)': expected refresh, present_ms or clock")
                 }
             }
             return options

@@ -61,8 +61,10 @@ private func appendChunk(_ type: StaticString, _ data: ArraySlice<UInt8>, to out
 }
 
 private func appendBigEndian(_ v: UInt32, to out: inout [UInt8]) {
-    out += [UInt8(v >> 24), UInt8(truncatingIfNeeded: v >> 16), UInt8(truncatingIfNeeded: v >> 8),
-        UInt8(truncatingIfNeeded: v)]
+    out += [
+        UInt8(v >> 24), UInt8(truncatingIfNeeded: v >> 16), UInt8(truncatingIfNeeded: v >> 8),
+        UInt8(truncatingIfNeeded: v),
+    ]
 }
 
 /// Filters every row and deflates the rows as one zlib stream.
@@ -107,7 +109,8 @@ private func deflateFilteredRows(_ rgb: [UInt8], width: Int, height: Int) throws
     try rgb.withUnsafeBufferPointer { (pixels) throws(ImageError) in
         for y in 0..<height {
             row.withUnsafeMutableBufferPointer { out in
-                filterRow(pixels.baseAddress! + y * rowBytes, count: rowBytes, into: out.baseAddress!)
+                filterRow(
+                    pixels.baseAddress! + y * rowBytes, count: rowBytes, into: out.baseAddress!)
             }
             rc = pump(flush: Z_NO_FLUSH)
             guard rc == Z_OK else { throw .compressionFailed(code: rc) }
@@ -122,7 +125,8 @@ private func deflateFilteredRows(_ rgb: [UInt8], width: Int, height: Int) throws
 ///
 /// "sub" stores each byte minus the same channel of the pixel to its left;
 /// it turns the flat runs of a loader's background into zeros.
-func filterRow(_ pixels: UnsafePointer<UInt8>, count n: Int, into out: UnsafeMutablePointer<UInt8>) {
+func filterRow(_ pixels: UnsafePointer<UInt8>, count n: Int, into out: UnsafeMutablePointer<UInt8>)
+{
     // Sum of absolute values of the bytes read as signed: smaller compresses better.
     var noneCost = 0
     var subCost = 0

@@ -31,20 +31,28 @@ public func machineDescription() -> String {
         defer { fclose(file) }
         var line = [CChar](repeating: 0, count: 512)
         while fgets(&line, Int32(line.count), file) != nil {
-            let text = String(decoding: line.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            if text.hasPrefix("model name") || text.hasPrefix("Model"), let colon = text.firstIndex(of: ":") {
+            let text = String(
+                decoding: line.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) },
+                as: UTF8.self)
+            if text.hasPrefix("model name") || text.hasPrefix("Model"),
+                let colon = text.firstIndex(of: ":")
+            {
                 model = String(text[text.index(after: colon)...]).trimmingSpaces
                 break
             }
         }
     }
     let cpus = sysconf(Int32(_SC_NPROCESSORS_ONLN))
-    return "\(field(names.sysname)) \(field(names.release)) \(field(names.machine)), \(model), \(cpus) CPUs"
+    return
+        "\(field(names.sysname)) \(field(names.release)) \(field(names.machine)), \(model), \(cpus) CPUs"
 }
 
 extension String {
     fileprivate var trimmingSpaces: String {
-        String(drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == "\n" || $0 == " " }).reversed())
+        String(
+            drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: {
+                $0 == "\n" || $0 == " "
+            }).reversed())
     }
 }
 

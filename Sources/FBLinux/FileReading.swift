@@ -10,7 +10,9 @@ public func readFile(_ path: String, limit: Int = 1 << 20) throws(SystemError) -
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 4096)
     while true {
-        let n = try systemCall("read") { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }
+        let n = try systemCall("read") {
+            chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        }
         if n == 0 { return bytes }
         bytes += chunk.prefix(n)
         if bytes.count > limit { throw SystemError(errno: EFBIG, call: "read") }

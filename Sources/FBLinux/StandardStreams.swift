@@ -37,7 +37,9 @@ func writeAll(_ fd: Int32, _ bytes: [UInt8], call: String) throws(SystemError) {
             let count = min(buffer.count - offset, 1 << 30)
             let written: Int
             do throws(SystemError) {
-                written = try systemCall(call) { Glibc.write(fd, buffer.baseAddress! + offset, count) }
+                written = try systemCall(call) {
+                    Glibc.write(fd, buffer.baseAddress! + offset, count)
+                }
             } catch {
                 return error
             }

@@ -49,7 +49,9 @@ final class CoverageAccumulator {
         grow(&g.rowMax, &rowMaxCapacity, rect.height, zero: 0)
         grow(&g.alpha, &pixelCapacity, g.cellStride, zero: 0)
         // At most one run per pixel plus the gaps between them.
-        grow(&g.runs, &runCapacity, g.cellStride + 1, zero: CoverageRun(start: 0, count: 0, alpha: 0))
+        grow(
+            &g.runs, &runCapacity, g.cellStride + 1, zero: CoverageRun(start: 0, count: 0, alpha: 0)
+        )
         for r in 0..<rect.height {
             g.rowMin[r] = Int32.max
             g.rowMax[r] = Int32.min

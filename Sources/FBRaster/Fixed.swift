@@ -18,7 +18,9 @@ public struct Fixed: Hashable, Comparable, Sendable {
     /// `numerator / denominator`, rounded to nearest; `denominator != 0`.
     public init(_ numerator: Int, over denominator: Int) {
         // roundedDivide wants a positive divisor: move the sign to the numerator.
-        let (n, d) = denominator < 0 ? (-Int64(numerator), -Int64(denominator)) : (Int64(numerator), Int64(denominator))
+        let (n, d) =
+            denominator < 0
+            ? (-Int64(numerator), -Int64(denominator)) : (Int64(numerator), Int64(denominator))
         raw = roundedDivide(n << 16, d)
     }
 

@@ -94,7 +94,8 @@ struct Flattener {
         }
         arcVertices(c, inner, a1, -s, first: cap == .butt)
         if cap == .round {
-            arcVertices(pointOnCircle(c, r, a0), h, a0 + AngleSpan.halfTurn, .halfTurn, first: false)
+            arcVertices(
+                pointOnCircle(c, r, a0), h, a0 + AngleSpan.halfTurn, .halfTurn, first: false)
         }
         closeContour()
     }
@@ -127,7 +128,9 @@ struct Flattener {
         func direction(_ from: Point, _ to: Point) -> Angle {
             Angle.direction(dx: to.x.raw - from.x.raw, dy: to.y.raw - from.y.raw)
         }
-        func span(_ from: Angle, _ to: Angle) -> AngleSpan { AngleSpan(raw: Int64(to.raw &- from.raw)) }
+        func span(_ from: Angle, _ to: Angle) -> AngleSpan {
+            AngleSpan(raw: Int64(to.raw &- from.raw))
+        }
         // Outer contour: the outer circle, the end cap out to the crossing, the start cap back.
         arcVertices(c, r + h, a0, s, first: true)
         let endOut = direction(end, outerMeet)
@@ -291,7 +294,8 @@ struct Flattener {
         let d3 = matrix.apply(p3)
         func second(_ a: Point, _ b: Point, _ c: Point) -> Int64 {
             let m = max(
-                (a.x.raw - 2 * b.x.raw + c.x.raw).magnitude, (a.y.raw - 2 * b.y.raw + c.y.raw).magnitude)
+                (a.x.raw - 2 * b.x.raw + c.x.raw).magnitude,
+                (a.y.raw - 2 * b.y.raw + c.y.raw).magnitude)
             return Int64(min(m, 1 << 40)) * 3 / 2  // max norm * 1.5 >= the Euclidean norm
         }
         let l = max(second(d0, d1, d2), second(d1, d2, d3))
@@ -307,7 +311,8 @@ struct Flattener {
             let w3 = t * t * t
             let x = w0 * d0.x.raw + w1 * d1.x.raw + w2 * d2.x.raw + w3 * d3.x.raw
             let y = w0 * d0.y.raw + w1 * d1.y.raw + w2 * d2.y.raw + w3 * d3.y.raw
-            deviceVertex(Point(x: Fixed(raw: roundedDivide(x, n3)), y: Fixed(raw: roundedDivide(y, n3))))
+            deviceVertex(
+                Point(x: Fixed(raw: roundedDivide(x, n3)), y: Fixed(raw: roundedDivide(y, n3))))
         }
     }
 
@@ -357,7 +362,8 @@ final class GridDirections {
         var t = [Int64]()
         t.reserveCapacity(Int(2 * n))
         for k in 0..<n {
-            let (cos, sin) = Angle(raw: UInt32(truncatingIfNeeded: floorDivMod(k << 32, n).0)).cosSinQ30
+            let (cos, sin) = Angle(raw: UInt32(truncatingIfNeeded: floorDivMod(k << 32, n).0))
+                .cosSinQ30
             t.append(cos)
             t.append(sin)
         }

@@ -24,7 +24,8 @@ struct PolygonCache {
         _ shape: Shape, _ transform: Transform, _ flattener: inout Flattener
     ) -> Polygon {
         clock += 1
-        for i in entries.indices where entries[i].transform == transform && entries[i].shape == shape {
+        for i in entries.indices
+        where entries[i].transform == transform && entries[i].shape == shape {
             entries[i].lastUse = clock
             return entries[i].polygon
         }

@@ -74,7 +74,9 @@ public final class Rasterizer {
     /// The angle between neighbouring vertices of arcs of `radius` placed by
     /// `transform`: their directions sit on a grid of this step.
     public static func arcVertexSpacing(radius: Fixed, transform: Transform) -> AngleSpan {
-        AngleSpan(raw: (1 << 32) / Flattener.chordsPerTurn(deviceRadius: transform.scale.apply(radius).raw))
+        AngleSpan(
+            raw: (1 << 32)
+                / Flattener.chordsPerTurn(deviceRadius: transform.scale.apply(radius).raw))
     }
 
     /// The pixels `shape` placed by `transform` can touch (its polygon's

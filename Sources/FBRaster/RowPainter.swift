@@ -14,7 +14,8 @@ struct RowPainter {
             solid(C.self, color)
         case let .sweep(gradient):
             let sampler = SweepSampler(gradient, transform)
-            directions.prepare(centerX: sampler.cx, centerY: sampler.cy, covering: accumulator.bounds)
+            directions.prepare(
+                centerX: sampler.cx, centerY: sampler.cy, covering: accumulator.bounds)
             sweep(C.self, sampler, directions)
         }
     }

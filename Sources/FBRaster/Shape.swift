@@ -12,7 +12,8 @@ public enum Shape: Equatable, Sendable {
     /// A circular arc of `radius` (the stroke's centre line) stroked with
     /// `width`, from `start` sweeping clockwise by `sweep` (negative:
     /// counter-clockwise). A sweep of a whole turn or more is a closed ring.
-    case arc(center: Point, radius: Fixed, width: Fixed, start: Angle, sweep: AngleSpan, cap: LineCap)
+    case arc(
+        center: Point, radius: Fixed, width: Fixed, start: Angle, sweep: AngleSpan, cap: LineCap)
     /// A pie slice: the centre, then the arc from `start` over `sweep`, closed.
     case sector(center: Point, radius: Fixed, start: Angle, sweep: AngleSpan)
     /// The outline of a rounded rectangle (a capsule when the corner radius

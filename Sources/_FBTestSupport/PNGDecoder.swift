@@ -50,9 +50,10 @@ public func decodePNG(_ data: [UInt8]) throws(PNGDecodeError) -> RGBImage {
         let type = String(decoding: data[(pos + 4)..<(pos + 8)], as: UTF8.self)
         guard length >= 0, pos + 12 + length <= data.count else { throw .truncated }
         let body = Array(data[(pos + 8)..<(pos + 8 + length)])
-        let crc = data[(pos + 4)..<(pos + 8 + length)].withContiguousStorageIfAvailable {
-            UInt32(crc32(0, $0.baseAddress, uInt($0.count)))
-        } ?? 0
+        let crc =
+            data[(pos + 4)..<(pos + 8 + length)].withContiguousStorageIfAvailable {
+                UInt32(crc32(0, $0.baseAddress, uInt($0.count)))
+            } ?? 0
         guard crc == UInt32(be32(pos + 8 + length)) else { throw .corrupt("bad CRC in \(type)") }
         switch type {
         case "IHDR":

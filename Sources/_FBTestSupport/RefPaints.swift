@@ -72,7 +72,8 @@ extension RefCanvas {
         for j in 0..<n {
             for i in 0..<n {
                 let p = toDesign(
-                    Double(x) + (Double(i) + 0.5) / Double(n), Double(y) + (Double(j) + 0.5) / Double(n))
+                    Double(x) + (Double(i) + 0.5) / Double(n),
+                    Double(y) + (Double(j) + 0.5) / Double(n))
                 sum += RefCanvas.sweepAlpha(p.0, p.1, radius: radius, edge: theta)
             }
         }
@@ -82,10 +83,14 @@ extension RefCanvas {
     func sweepLineAverage(
         _ x: Int, _ y: Int, vertical: Bool, radius: Double, theta: Double
     ) -> Double {
-        let nodes = [-0.861_136_311_594_052_6, -0.339_981_043_584_856_3,
-                     0.339_981_043_584_856_3, 0.861_136_311_594_052_6]
-        let weights = [0.347_854_845_137_453_8, 0.652_145_154_862_546_1,
-                       0.652_145_154_862_546_1, 0.347_854_845_137_453_8]
+        let nodes = [
+            -0.861_136_311_594_052_6, -0.339_981_043_584_856_3,
+            0.339_981_043_584_856_3, 0.861_136_311_594_052_6,
+        ]
+        let weights = [
+            0.347_854_845_137_453_8, 0.652_145_154_862_546_1,
+            0.652_145_154_862_546_1, 0.347_854_845_137_453_8,
+        ]
         let sq = designSquare(x, y)
         let (across0, lo, hi) = vertical ? (sq.x0, sq.y0, sq.y1) : (sq.y0, sq.x0, sq.x1)
         let n = RefCanvas.lines
@@ -112,7 +117,8 @@ extension RefCanvas {
                     for q in 0..<4 {
                         let t = mid + nodes[q] * half / 2
                         let (px, py) = vertical ? (across, t) : (t, across)
-                        total += weights[q] * half / 2
+                        total +=
+                            weights[q] * half / 2
                             * RefCanvas.sweepAlpha(px, py, radius: radius, edge: theta)
                     }
                 }

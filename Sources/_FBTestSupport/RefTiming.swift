@@ -72,7 +72,8 @@ public enum RefTiming {
             let a = 0.15 * Double(k + 1)
             if a > t { break }
             if k % 12 == i {
-                m += RefEasing.easeIn.value((t - a) / 1.5)
+                m +=
+                    RefEasing.easeIn.value((t - a) / 1.5)
                     - RefEasing.easeIn.value((t - a - 0.15) / 1.5)
             }
             k += 1

@@ -74,7 +74,9 @@ for c in cases {
         var results: [(ns: Double, pixels: Int, allocations: Double)] = []
         for age in [1, 2] {
             let damaged = FrameRenderer(kind: kind, width: c.width, height: c.height, style: style)
-            let buffers = (0..<age).map { _ in PixelBuffer(width: c.width, height: c.height, format: c.format) }
+            let buffers = (0..<age).map { _ in
+                PixelBuffer(width: c.width, height: c.height, format: c.format)
+            }
             // Play one whole cycle first: the first full frame, lazy tables and
             // caches that grow to a loader's extent are behind us, and what
             // follows is the steady state.
@@ -102,7 +104,8 @@ for c in cases {
         let size = "\(c.width)x\(c.height)"
         print(
             kind.rawValue.padding(8) + " " + size.padding(8) + " " + c.format.name.padding(9) + " "
-                + "\(c.scale)".padding(5) + format(full / 1000, 8) + format(results[0].ns / 1000, 19)
+                + "\(c.scale)".padding(5) + format(full / 1000, 8)
+                + format(results[0].ns / 1000, 19)
                 + format(Double(results[0].pixels), 10) + format(results[1].ns / 1000, 19)
                 + format(Double(results[1].pixels), 10) + format(results[1].allocations, 14))
     }

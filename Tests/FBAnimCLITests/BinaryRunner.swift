@@ -10,7 +10,10 @@ struct RunResult {
     var stdout: String
     var stderr: String
 
-    var stderrLines: [String] { stderr.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLastEmpty() }
+    var stderrLines: [String] {
+        stderr.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            .dropLastEmpty()
+    }
 }
 
 extension Array where Element == String {

@@ -40,26 +40,31 @@ func removing(_ option: String) -> ([String]) -> [String] {
     }
 }
 
-let badCommandLines: [BadCommandLine] = [
-    BadCommandLine("rinng") { ["render", "rinng"] + $0.dropFirst(2) },
-    BadCommandLine("RING") { ["render", "RING"] + $0.dropFirst(2) },
-    BadCommandLine("<loader>") { ["render"] + $0.dropFirst(2) },
-    BadCommandLine("radar") { $0 + ["radar"] },
-    BadCommandLine("--colour") { $0 + ["--colour", "ff0000"] },
-    BadCommandLine("-x") { $0 + ["-x"] },
-    BadCommandLine("--device") { $0 + ["--device", "/dev/fb0"] },
-    BadCommandLine("--help") { $0 + ["--help=yes"] },
-    BadCommandLine("--size", removing("--size")),
-    BadCommandLine("--time", removing("--time")),
-    BadCommandLine("--output", removing("--output")),
-    BadCommandLine("--size") { removing("--size")($0) + ["--size"] },
-    BadCommandLine("--size") { _ in ["render", "ring", "--size", "--time", "1", "--output", "OUT.png"] },
-    BadCommandLine("--scale") { $0 + ["--scale="] },
-    BadCommandLine("--size") { $0 + ["--size", "10x10"] },
-    BadCommandLine("--color") { $0 + ["--color", "ff0000", "--color=00ff00"] },
-] + ["0x10", "10x0", "8193x10", "10x8193", "10", "10x", "x10", "10x10x10", "-5x5", "ax5",
-    "10 x 10", "99999999999999999999999x1", "+10x10", "١٠x١٠",
-].map { BadCommandLine("--size", value: $0) }
+let badCommandLines: [BadCommandLine] =
+    [
+        BadCommandLine("rinng") { ["render", "rinng"] + $0.dropFirst(2) },
+        BadCommandLine("RING") { ["render", "RING"] + $0.dropFirst(2) },
+        BadCommandLine("<loader>") { ["render"] + $0.dropFirst(2) },
+        BadCommandLine("radar") { $0 + ["radar"] },
+        BadCommandLine("--colour") { $0 + ["--colour", "ff0000"] },
+        BadCommandLine("-x") { $0 + ["-x"] },
+        BadCommandLine("--device") { $0 + ["--device", "/dev/fb0"] },
+        BadCommandLine("--help") { $0 + ["--help=yes"] },
+        BadCommandLine("--size", removing("--size")),
+        BadCommandLine("--time", removing("--time")),
+        BadCommandLine("--output", removing("--output")),
+        BadCommandLine("--size") { removing("--size")($0) + ["--size"] },
+        BadCommandLine("--size") { _ in
+            ["render", "ring", "--size", "--time", "1", "--output", "OUT.png"]
+        },
+        BadCommandLine("--scale") { $0 + ["--scale="] },
+        BadCommandLine("--size") { $0 + ["--size", "10x10"] },
+        BadCommandLine("--color") { $0 + ["--color", "ff0000", "--color=00ff00"] },
+    ]
+    + [
+        "0x10", "10x0", "8193x10", "10x8193", "10", "10x", "x10", "10x10x10", "-5x5", "ax5",
+        "10 x 10", "99999999999999999999999x1", "+10x10", "١٠x١٠",
+    ].map { BadCommandLine("--size", value: $0) }
     + ["0", "-1", "64.5", "65", "abc", "nan", "NaN", "inf", "-inf", "1e400", "0x1p3", "1,5", "."]
     .map { BadCommandLine("--scale", value: $0) }
     + ["12345", "1234567", "GGGGGG", "#12345", "##123456", "0x1234", "red", "+12345", "ff00 0"]

@@ -12,7 +12,9 @@ let renderOptionLabels = [
         let result = try Fbanim.run(arguments)
         #expect(result.status == 0 && !result.crashed)
         #expect(result.stderr.isEmpty)
-        for part in ["OVERVIEW:", "USAGE: fbanim", "OPTIONS:", "-h, --help", "SUBCOMMANDS:", "render"] {
+        for part in [
+            "OVERVIEW:", "USAGE: fbanim", "OPTIONS:", "-h, --help", "SUBCOMMANDS:", "render",
+        ] {
             #expect(result.stdout.contains(part), "\(part) missing from: \(result.stdout)")
         }
     }

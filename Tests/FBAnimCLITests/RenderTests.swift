@@ -3,7 +3,9 @@ import Testing
 import _FBTestSupport
 
 /// The PPM header fbanim writes for a `width x height` frame.
-func ppmHeader(_ width: Int, _ height: Int) -> [UInt8] { Array("P6\n\(width) \(height)\n255\n".utf8) }
+func ppmHeader(_ width: Int, _ height: Int) -> [UInt8] {
+    Array("P6\n\(width) \(height)\n255\n".utf8)
+}
 
 /// Successful renders: these need the renderer (FBAnimation) to draw.
 @Suite struct RenderTests {
@@ -82,7 +84,8 @@ func ppmHeader(_ width: Int, _ height: Int) -> [UInt8] { Array("P6\n\(width) \(h
     @Test func replacesAnExistingFileAndLeavesNoTemporary() throws {
         let dir = try OutputDirectory()
         defer { dir.remove() }
-        #expect(FileManager.default.createFile(atPath: dir.file("f.ppm"), contents: Data("old".utf8)))
+        #expect(
+            FileManager.default.createFile(atPath: dir.file("f.ppm"), contents: Data("old".utf8)))
         let ppm = try render(["spinner", "--size", "8x8", "--time", "0"], in: dir, to: "f.ppm")
         #expect(Array(ppm.prefix(ppmHeader(8, 8).count)) == ppmHeader(8, 8))
         #expect(dir.entries == ["f.ppm"])

@@ -12,16 +12,18 @@ import _FBTestSupport
 // Re-record after an intended change:
 //   FBANIM_RECORD_GOLDENS=1 swift test --filter GoldenTests
 
-let goldenCases: [FrameCase] = [
-    FrameCase(loader: .ring, time: 7), FrameCase(loader: .ring, time: 29.9),
-    FrameCase(loader: .radar, time: 0.75), FrameCase(loader: .radar, time: 2.2),
-    FrameCase(loader: .spinner, time: 1.2), FrameCase(loader: .spinner, time: 3.33),
-    FrameCase(loader: .orbit, time: 1.0), FrameCase(loader: .orbit, time: 2.5),
-] + LoaderKind.allCases.map {
-    FrameCase(
-        loader: $0, time: 1.7, width: 200, height: 160, scale: 0.6, rotation: .degrees270,
-        color: Color(rgb: 0x0A84FF), background: Color(rgb: 0x1C1C1E))
-}
+let goldenCases: [FrameCase] =
+    [
+        FrameCase(loader: .ring, time: 7), FrameCase(loader: .ring, time: 29.9),
+        FrameCase(loader: .radar, time: 0.75), FrameCase(loader: .radar, time: 2.2),
+        FrameCase(loader: .spinner, time: 1.2), FrameCase(loader: .spinner, time: 3.33),
+        FrameCase(loader: .orbit, time: 1.0), FrameCase(loader: .orbit, time: 2.5),
+    ]
+    + LoaderKind.allCases.map {
+        FrameCase(
+            loader: $0, time: 1.7, width: 200, height: 160, scale: 0.6, rotation: .degrees270,
+            color: Color(rgb: 0x0A84FF), background: Color(rgb: 0x1C1C1E))
+    }
 
 @Suite struct GoldenTests {
     @Test(arguments: goldenCases)
@@ -49,7 +51,8 @@ let goldenCases: [FrameCase] = [
     }
 
     func goldenName(_ c: FrameCase) -> String {
-        var s = "\(c.loader)_t" + String(format: "%g", c.time).replacingOccurrences(of: ".", with: "_")
+        var s =
+            "\(c.loader)_t" + String(format: "%g", c.time).replacingOccurrences(of: ".", with: "_")
         if c.width != 240 || c.height != 240 || c.scale != 1 || c.rotation != .degrees0
             || c.color != nil
         {
@@ -80,7 +83,9 @@ let goldenCases: [FrameCase] = [
             return
         }
         #expect(message.contains("tiny_err.png"))
-        #expect(FileManager.default.fileExists(atPath: (testOutputDirectory() as NSString)
-            .appendingPathComponent("tiny_err.png")))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: (testOutputDirectory() as NSString)
+                    .appendingPathComponent("tiny_err.png")))
     }
 }

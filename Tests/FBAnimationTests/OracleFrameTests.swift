@@ -44,7 +44,9 @@ let timeCases: [FrameCase] =
     + orbitTimes.map { FrameCase(loader: .orbit, time: $0) }
 
 /// A time of each loader where nothing is symmetric.
-let midTimes: [(LoaderKind, Double)] = [(.ring, 15.5), (.radar, 1.6), (.spinner, 3.33), (.orbit, 2.5)]
+let midTimes: [(LoaderKind, Double)] = [
+    (.ring, 15.5), (.radar, 1.6), (.spinner, 3.33), (.orbit, 2.5),
+]
 
 /// Other frame sizes (odd ones put the centre mid-pixel) and scales.
 let sizeScaleCases: [FrameCase] = midTimes.flatMap { kind, t in
@@ -67,7 +69,8 @@ let styleCases: [FrameCase] =
                 FrameCase(
                     loader: kind, time: t, color: Color(rgb: 0x00A0FF),
                     background: Color(rgb: 0x202830)),
-                FrameCase(loader: kind, time: t + 0.2, width: 241, height: 199, rotation: .degrees90),
+                FrameCase(
+                    loader: kind, time: t + 0.2, width: 241, height: 199, rotation: .degrees90),
             ]
     }
 
@@ -84,7 +87,9 @@ let rgb565Cases: [FrameCase] = midTimes.flatMap { kind, t in
 }
 
 @Test(arguments: timeCases) func oracleTimeline(_ c: FrameCase) { checkAgainstReference(c) }
-@Test(arguments: sizeScaleCases) func oracleSizeAndScale(_ c: FrameCase) { checkAgainstReference(c) }
+@Test(arguments: sizeScaleCases) func oracleSizeAndScale(_ c: FrameCase) {
+    checkAgainstReference(c)
+}
 @Test(arguments: styleCases) func oracleStyle(_ c: FrameCase) { checkAgainstReference(c) }
 @Test(arguments: rgb565Cases) func oracleRGB565(_ c: FrameCase) { checkAgainstReference(c) }
 

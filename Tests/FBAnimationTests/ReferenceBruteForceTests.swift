@@ -58,7 +58,9 @@ import _FBTestSupport
                 let got = canvas.coverage(shape, x, y)
                 worst = max(worst, abs(got - brute))
                 checked += 1
-                #expect(abs(got - brute) < 0.01, "trial \(trial) pixel (\(x), \(y)): \(got) vs \(brute)")
+                #expect(
+                    abs(got - brute) < 0.01, "trial \(trial) pixel (\(x), \(y)): \(got) vs \(brute)"
+                )
             }
         }
     }
@@ -145,6 +147,7 @@ func referenceHeartAgreesWithBruteForce(_ rotation: Int) {
             #expect(abs(got - brute) < 0.015, "pixel (\(x), \(y)): \(got) vs \(brute)")
         }
     }
-    print("reference heart vs 48x48 brute force, rotation \(rotation): \(checked) px, worst \(worst)")
+    print(
+        "reference heart vs 48x48 brute force, rotation \(rotation): \(checked) px, worst \(worst)")
     #expect(checked > 20)
 }

@@ -33,7 +33,9 @@ import Testing
         #expect(o.virtualClock)
         // Keys in any order, without a format.
         let p = try sim("sim:10x20?clock=virtual&present_ms=0.001&refresh=1000")
-        #expect(p.format == .xrgb8888 && p.presentNanoseconds == 1_000 && p.refreshHz == 1000 && p.virtualClock)
+        #expect(
+            p.format == .xrgb8888 && p.presentNanoseconds == 1_000 && p.refreshHz == 1000
+                && p.virtualClock)
     }
 
     @Test(arguments: PixelFormat.allCases)
@@ -53,14 +55,18 @@ import Testing
         ("sim:320x240x3", "'320x240x3'"), ("sim:-1x5", "'-1x5'"), ("sim:+320x240", "'+320x240'"),
         ("sim: 320x240", "' 320x240'"), ("sim:", "size"),
         ("sim:0x0", "'0x0'"), ("sim:9000x10", "'9000x10'"), ("sim:10x8193", "'10x8193'"),
-        ("sim:320x240:rgb555", "'rgb555'"), ("sim:320x240:RGB565", "'RGB565'"), ("sim:320x240:", "''"),
+        ("sim:320x240:rgb555", "'rgb555'"), ("sim:320x240:RGB565", "'RGB565'"),
+        ("sim:320x240:", "''"),
         ("sim:320x240:rgb565:extra", "extra"),
         ("sim:320x240?speed=2", "'speed'"), ("sim:320x240?Refresh=60", "'Refresh'"),
         ("sim:320x240?refresh=0", "refresh '0'"), ("sim:320x240?refresh=abc", "refresh 'abc'"),
-        ("sim:320x240?refresh=30.5", "refresh '30.5'"), ("sim:320x240?refresh=1001", "refresh '1001'"),
+        ("sim:320x240?refresh=30.5", "refresh '30.5'"),
+        ("sim:320x240?refresh=1001", "refresh '1001'"),
         ("sim:320x240?refresh=", "refresh ''"),
-        ("sim:320x240?present_ms=-1", "present_ms '-1'"), ("sim:320x240?present_ms=nan", "present_ms 'nan'"),
-        ("sim:320x240?present_ms=inf", "present_ms 'inf'"), ("sim:320x240?present_ms=fast", "present_ms 'fast'"),
+        ("sim:320x240?present_ms=-1", "present_ms '-1'"),
+        ("sim:320x240?present_ms=nan", "present_ms 'nan'"),
+        ("sim:320x240?present_ms=inf", "present_ms 'inf'"),
+        ("sim:320x240?present_ms=fast", "present_ms 'fast'"),
         ("sim:320x240?present_ms=10001", "present_ms '10001'"),
         ("sim:320x240?clock=other", "clock 'other'"), ("sim:320x240?clock", "clock ''"),
         ("sim:320x240?clock=VIRTUAL", "clock 'VIRTUAL'"),
@@ -84,7 +90,9 @@ import Testing
         #expect(try DeviceName.parse("/dev/dri/card1") == .drm("/dev/dri/card1"))
     }
 
-    @Test(arguments: ["", "junk", "fb0", "dev/fb0", "Term", "terminal", "sim", "simulated:320x240", "SIM:320x240"])
+    @Test(arguments: [
+        "", "junk", "fb0", "dev/fb0", "Term", "terminal", "sim", "simulated:320x240", "SIM:320x240",
+    ])
     func junkIsRefusedByName(name: String) {
         #expect {
             _ = try DeviceName.parse(name)

@@ -17,7 +17,8 @@ final class DamagePresenter: FramePresenter {
     init(_ kind: LoaderKind, on display: SimulatedDisplay) {
         self.display = display
         clock = display.clock!
-        renderer = FrameRenderer(kind: kind, width: display.description.width, height: display.description.height)
+        renderer = FrameRenderer(
+            kind: kind, width: display.description.width, height: display.description.height)
     }
 
     func prepareFrame() throws {
@@ -27,7 +28,8 @@ final class DamagePresenter: FramePresenter {
     func presentFrame(at time: Double) throws -> FrameOutcome {
         let back = try self.back ?? display.backBuffer()
         self.back = nil
-        guard let damage = renderer.renderDamage(time: time, into: back.surface, age: back.age) else {
+        guard let damage = renderer.renderDamage(time: time, into: back.surface, age: back.age)
+        else {
             self.back = back  // nothing drawn: the buffer stays ours
             calls.append((time, false, clock.now()))
             return .unchanged(until: time)  // try again next slot
@@ -49,20 +51,25 @@ final class DamagePresenter: FramePresenter {
     static let slots = 90
 
     func play(_ kind: LoaderKind, presentMs: String) throws -> Outcome {
-        guard case let .simulated(options) = try DeviceName.parse("sim:160x120:rgb565?clock=virtual&present_ms=\(presentMs)")
+        guard
+            case let .simulated(options) = try DeviceName.parse(
+                "sim:160x120:rgb565?clock=virtual&present_ms=\(presentMs)")
         else { throw DeviceName.ParseError(description: "not a sim") }
         let system = ManualClock(start: 77)
         let display = SimulatedDisplay(options, systemClock: system)
         defer { display.close() }
         let presenter = DamagePresenter(kind, on: display)
-        let books = try FrameScheduler(fps: Self.fps, clock: display.clock!).run(presenter, slots: Self.slots)
+        let books = try FrameScheduler(fps: Self.fps, clock: display.clock!).run(
+            presenter, slots: Self.slots)
         #expect(system.now() == 77, "the virtual clock did the waiting")
         return Outcome(books: books, screen: bytes(display.screen), calls: presenter.calls)
     }
 
     func bytes(_ s: Surface) -> [UInt8] {
         let row = s.width * s.format.bytesPerPixel
-        return (0..<s.height).flatMap { y in [UInt8](UnsafeRawBufferPointer(start: s.base + y * s.stride, count: row)) }
+        return (0..<s.height).flatMap { y in
+            [UInt8](UnsafeRawBufferPointer(start: s.base + y * s.stride, count: row))
+        }
     }
 
     /// A full redraw of the loader at `time`, in the display's size and format.
@@ -85,7 +92,9 @@ final class DamagePresenter: FramePresenter {
         #expect(run.books.late == 0)
         #expect(run.books.elapsed == 3_000_000_000)
         #expect(run.calls.map(\.time) == (0..<90).map(slotTime))
-        let onTime = run.calls.allSatisfy { !$0.drawn || slot(at: $0.ended) == Int(($0.time * 30).rounded()) }
+        let onTime = run.calls.allSatisfy {
+            !$0.drawn || slot(at: $0.ended) == Int(($0.time * 30).rounded())
+        }
         #expect(onTime)
         #expect(run.calls.filter(\.drawn).count > 10)
         // Damage-only frames on two swapping buffers end on the picture a full redraw gives.
@@ -110,7 +119,9 @@ final class DamagePresenter: FramePresenter {
         #expect(Array(zip(drawnSlots, landed).dropFirst(2)).allSatisfy { $1 == $0 })
         // New frames land two slots apart, except across unchanged frames.
         for i in 1..<drawn.count {
-            let unchangedBetween = run.calls.contains { !$0.drawn && $0.time > drawn[i - 1].time && $0.time < drawn[i].time }
+            let unchangedBetween = run.calls.contains {
+                !$0.drawn && $0.time > drawn[i - 1].time && $0.time < drawn[i].time
+            }
             if !unchangedBetween { #expect(landed[i] - landed[i - 1] == 2, "\(kind) frame \(i)") }
         }
         // Dropped: every slot no frame landed in and no unchanged frame kept.
@@ -125,7 +136,9 @@ final class DamagePresenter: FramePresenter {
         let run = try play(.radar, presentMs: "50")
         let allDrawn = run.calls.allSatisfy { $0.drawn }
         #expect(allDrawn)
-        #expect(run.calls.map(\.time) == ([0, 2] + Array(stride(from: 5, through: 89, by: 2))).map(slotTime))
+        #expect(
+            run.calls.map(\.time)
+                == ([0, 2] + Array(stride(from: 5, through: 89, by: 2))).map(slotTime))
         #expect(run.books.presented == 45)
         #expect(run.books.dropped == 45)
         #expect(run.books.late == 2)

@@ -23,7 +23,10 @@ import Testing
     }
 
     func fill(_ s: Surface, _ value: UInt8) {
-        for y in 0..<s.height { (s.base + y * s.stride).initializeMemory(as: UInt8.self, repeating: value, count: s.width * s.format.bytesPerPixel) }
+        for y in 0..<s.height {
+            (s.base + y * s.stride).initializeMemory(
+                as: UInt8.self, repeating: value, count: s.width * s.format.bytesPerPixel)
+        }
     }
 
     @Test func describesItself() throws {
@@ -92,7 +95,10 @@ import Testing
         // of its transfer; the next back buffer is free from then.
         var rng = SplitMix64(seed: UInt64(refresh))
         let system = ManualClock(start: 987_654_321_012)
-        for name in ["sim:8x8?present_ms=3&refresh=\(refresh)", "sim:8x8?present_ms=3&clock=virtual&refresh=\(refresh)"] {
+        for name in [
+            "sim:8x8?present_ms=3&refresh=\(refresh)",
+            "sim:8x8?present_ms=3&clock=virtual&refresh=\(refresh)",
+        ] {
             let d = try open(name, clock: system)
             let clock = (d.clock as? ManualClock) ?? system
             let opened = clock.now()
@@ -136,10 +142,12 @@ import Testing
             IntRect(x: 0, y: 0, width: 0, height: 9),  // empty
         ])
         #expect(d.pixelsPresented == 150)
-        #expect(d.lastDamage == [
-            IntRect(x: 10, y: 10, width: 20, height: 5), IntRect(x: 0, y: 0, width: 5, height: 5),
-            IntRect(x: 95, y: 45, width: 5, height: 5),
-        ])
+        #expect(
+            d.lastDamage == [
+                IntRect(x: 10, y: 10, width: 20, height: 5),
+                IntRect(x: 0, y: 0, width: 5, height: 5),
+                IntRect(x: 95, y: 45, width: 5, height: 5),
+            ])
         _ = try d.backBuffer()
         try d.present(damage: [IntRect(x: 0, y: 0, width: 100, height: 50)])
         #expect(d.pixelsPresented == 150 + 5_000)
@@ -162,7 +170,8 @@ import Testing
 
     @Test func presentAfterCloseIsAProgrammingError() async {
         await #expect(processExitsWith: .failure) {
-            let d = SimulatedDisplay(SimulatedDisplay.Options(width: 4, height: 4), systemClock: ManualClock())
+            let d = SimulatedDisplay(
+                SimulatedDisplay.Options(width: 4, height: 4), systemClock: ManualClock())
             d.close()
             try? d.present(damage: [])
         }

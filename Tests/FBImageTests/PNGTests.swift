@@ -158,7 +158,8 @@ enum Picture: String, CaseIterable {
         #expect(ihdr.count == 13)
         #expect(bigEndian32(ihdr[0..<4]) == UInt32(w))
         #expect(bigEndian32(ihdr[4..<8]) == UInt32(h))
-        #expect(Array(ihdr[8..<13]) == [8, 2, 0, 0, 0], "depth 8, RGB, deflate, filter 0, no interlace")
+        #expect(
+            Array(ihdr[8..<13]) == [8, 2, 0, 0, 0], "depth 8, RGB, deflate, filter 0, no interlace")
 
         // IDAT chunks are consecutive and together hold one zlib stream.
         let idatIndices = parts.indices.filter { parts[$0].type == "IDAT" }

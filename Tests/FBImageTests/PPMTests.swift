@@ -12,7 +12,8 @@ import Testing
     }
 
     @Test func largeDimensionsAreWrittenInDecimal() throws {
-        let file = try encodePPM(rgb: [UInt8](repeating: 7, count: 8192 * 3), width: 8192, height: 1)
+        let file = try encodePPM(
+            rgb: [UInt8](repeating: 7, count: 8192 * 3), width: 8192, height: 1)
         let header = Array("P6\n8192 1\n255\n".utf8)
         #expect(Array(file[0..<header.count]) == header)
         #expect(file.count == header.count + 8192 * 3)
@@ -44,9 +45,11 @@ import Testing
 
     @Test func encodeDispatchesByFormat() throws {
         let rgb: [UInt8] = [9, 8, 7]
-        #expect(try ImageFileFormat.ppm.encode(rgb: rgb, width: 1, height: 1)
-            == encodePPM(rgb: rgb, width: 1, height: 1))
-        #expect(try ImageFileFormat.png.encode(rgb: rgb, width: 1, height: 1)
-            == encodePNG(rgb: rgb, width: 1, height: 1))
+        #expect(
+            try ImageFileFormat.ppm.encode(rgb: rgb, width: 1, height: 1)
+                == encodePPM(rgb: rgb, width: 1, height: 1))
+        #expect(
+            try ImageFileFormat.png.encode(rgb: rgb, width: 1, height: 1)
+                == encodePNG(rgb: rgb, width: 1, height: 1))
     }
 }

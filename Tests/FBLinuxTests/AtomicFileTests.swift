@@ -11,7 +11,8 @@ struct ScratchDirectory {
     init() throws {
         var template = Array("/tmp/fblinux-tests.XXXXXX".utf8CString)
         guard mkdtemp(&template) != nil else { throw SystemError(errno: errno, call: "mkdtemp") }
-        path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        path = String(
+            decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Names in the directory, hidden ones included.
@@ -85,7 +86,9 @@ func permissions(_ path: String) -> mode_t {
         }
         #expect(dir.entries == ["frame.png"], "the temporary file must be removed")
         var isDirectory: ObjCBool = false
-        #expect(FileManager.default.fileExists(atPath: dir.path + "/frame.png", isDirectory: &isDirectory))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: dir.path + "/frame.png", isDirectory: &isDirectory))
         #expect(isDirectory.boolValue)
     }
 

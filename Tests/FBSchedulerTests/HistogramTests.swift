@@ -55,7 +55,9 @@ import Testing
 
     @Test func bucketsAreOrderedAndTheirValuesClose() {
         var rng = SplitMix64(seed: 3)
-        var samples: [UInt64] = (0..<5_000).map { _ in UInt64.random(in: 0...(.max >> UInt64.random(in: 0...63, using: &rng)), using: &rng) }
+        var samples: [UInt64] = (0..<5_000).map { _ in
+            UInt64.random(in: 0...(.max >> UInt64.random(in: 0...63, using: &rng)), using: &rng)
+        }
         samples += [0, 31, 32, 63, 64, 65, .max]
         samples.sort()
         var last = -1

@@ -7,8 +7,12 @@ import Testing
 @Suite struct SchedulerBooksTests {
     /// The slot each frame was drawn for (from its animation time) and the
     /// slot it landed in (from the clock when it returned).
-    func slots(_ p: StallingPresenter, fps: Int, start: UInt64 = 0) -> (drawn: [Int], landed: [Int]) {
-        (p.times.map { slotOf(time: $0, fps: fps) }, p.ended.map { slotContaining($0 - start, fps: fps) })
+    func slots(_ p: StallingPresenter, fps: Int, start: UInt64 = 0) -> (drawn: [Int], landed: [Int])
+    {
+        (
+            p.times.map { slotOf(time: $0, fps: fps) },
+            p.ended.map { slotContaining($0 - start, fps: fps) }
+        )
     }
 
     @Test(arguments: [1, 24, 30, 50, 60, 144])
@@ -119,7 +123,9 @@ import Testing
         let clock = ManualClock(recordsSleeps: true)
         let p = StallingPresenter(clock: clock) { _ in 10_000_000 }
         let books = try FrameScheduler(fps: 30, clock: clock).run(p, slots: 50)
-        #expect(clock.sleeps == [slotStart(1, fps: 30)] + (2..<50).map { slotStart($0, fps: 30) - 10_000_000 })
+        #expect(
+            clock.sleeps == [slotStart(1, fps: 30)]
+                + (2..<50).map { slotStart($0, fps: 30) - 10_000_000 })
         #expect(Array(p.ended.dropFirst(2)) == (2..<50).map { slotStart($0, fps: 30) })
         #expect(books.presented == 50)
         #expect(books.late == 0)
@@ -141,7 +147,8 @@ import Testing
         // N slots at 30 fps are N/30 s of the run, whatever the clock reads
         // when the last frame returns: achieved fps never beats the target.
         let clock = ManualClock()
-        let books = try FrameScheduler(fps: 30, clock: clock).run(StallingPresenter(clock: clock), slots: n)
+        let books = try FrameScheduler(fps: 30, clock: clock).run(
+            StallingPresenter(clock: clock), slots: n)
         #expect(books.elapsed == slotStart(n, fps: 30))
         #expect(abs(books.achievedFPS - 30) < 1e-6)  // 1 slot = 33_333_333 ns
     }

@@ -16,7 +16,9 @@ import Testing
         // 1e18 ns (31 years) at 1000 fps: more slots than the cap; shouldStop ends it.
         let clock = ManualClock()
         let p = StallingPresenter(clock: clock)
-        let books = try FrameScheduler(fps: 1000, clock: clock).run(p, duration: 1_000_000_000_000_000_000) {
+        let books = try FrameScheduler(fps: 1000, clock: clock).run(
+            p, duration: 1_000_000_000_000_000_000
+        ) {
             p.calls == 3
         }
         #expect(books.presented == 3)

@@ -7,7 +7,8 @@ import Testing
     @Test func deadlinesNeverDriftAt30FPS() throws {
         let clock = ManualClock(recordsSleeps: true)
         let n = 10_000
-        let books = try FrameScheduler(fps: 30, clock: clock).run(StallingPresenter(clock: clock), slots: n)
+        let books = try FrameScheduler(fps: 30, clock: clock).run(
+            StallingPresenter(clock: clock), slots: n)
         // Frame 0 is drawn at once; then one wait per slot, to its start,
         // each computed from the run's start (no sleep after the last frame).
         #expect(clock.sleeps.count == n - 1)
@@ -20,7 +21,8 @@ import Testing
     func deadlinesAreAbsoluteFromTheStart(fps: Int) throws {
         let start: UInt64 = 1_234_567_891
         let clock = ManualClock(start: start, recordsSleeps: true)
-        try FrameScheduler(fps: fps, clock: clock).run(StallingPresenter(clock: clock), slots: 3_000)
+        try FrameScheduler(fps: fps, clock: clock).run(
+            StallingPresenter(clock: clock), slots: 3_000)
         #expect(clock.sleeps == (1..<3_000).map { slotStart($0, fps: fps, from: start) })
     }
 
@@ -50,7 +52,8 @@ import Testing
         let books = try FrameScheduler(fps: 25, clock: clock).run(p, slots: 17)
         #expect(p.calls == 17)
         #expect(books.slots == 17)
-        let none = try FrameScheduler(fps: 25, clock: clock).run(StallingPresenter(clock: clock), slots: 0)
+        let none = try FrameScheduler(fps: 25, clock: clock).run(
+            StallingPresenter(clock: clock), slots: 0)
         #expect(none.slots == 0)
         #expect(none.elapsed == 0)
     }
@@ -69,9 +72,12 @@ import Testing
             #expect(books.slots == expected)
         }
         // Edges at 30 fps: slot 1 starts at 33_333_333 ns.
-        for (duration, slots) in [(UInt64(33_333_333), 1), (33_333_334, 2), (1_000_000_000, 30), (1_000_000_001, 31)] {
+        for (duration, slots) in [
+            (UInt64(33_333_333), 1), (33_333_334, 2), (1_000_000_000, 30), (1_000_000_001, 31),
+        ] {
             let clock = ManualClock()
-            let books = try FrameScheduler(fps: 30, clock: clock).run(StallingPresenter(clock: clock), duration: duration)
+            let books = try FrameScheduler(fps: 30, clock: clock).run(
+                StallingPresenter(clock: clock), duration: duration)
             #expect(books.slots == slots, "duration \(duration)")
         }
     }
@@ -161,7 +167,8 @@ import Testing
         p.outcome = { call, _ in call == 2 ? .unchanged(until: nil) : .presented }
         let books = try FrameScheduler(fps: 30, clock: clock).run(p, slots: 100)
         #expect(p.calls == 3)
-        #expect(clock.sleeps == [slotStart(1, fps: 30), slotStart(2, fps: 30), slotStart(100, fps: 30)])
+        #expect(
+            clock.sleeps == [slotStart(1, fps: 30), slotStart(2, fps: 30), slotStart(100, fps: 30)])
         #expect(books.presented == 100)
         #expect(books.dropped == 0)
 
