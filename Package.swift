@@ -37,7 +37,8 @@ let package = Package(
 
         // The only Swift code that calls the OS.
         // It implements the display contract (FBDisplay) for real devices.
-        .target(name: "FBLinux", dependencies: ["CFBLinux", "FBDisplay", "FBRaster", "FBScheduler"]),
+        .target(
+            name: "FBLinux", dependencies: ["CFBLinux", "FBDisplay", "FBRaster", "FBScheduler"]),
 
         .target(
             name: "FBAnimCLI",

@@ -150,93 +150,113 @@ struct CellGrid {
     }
 
     /// The part of an edge inside one row: heights `y` in 0...256 of the row.
+    ///
+    /// Arithmetic wraps (`&+`, `&*`): vertices are clamped to 2^28 subpixels
+    /// (`Flattener`), so no product here comes near 2^63, and the overflow
+    /// checks would cost more than the work.
     private func rowSegment(
         _ row: Int, _ xa: Int64, _ ya: Int64, _ xb: Int64, _ yb: Int64, _ dir: Int64
     ) {
         // Walk left to right; each piece keeps the edge's direction.
         let (lx, ly, rx, ry) = xa <= xb ? (xa, ya, xb, yb) : (xb, yb, xa, ya)
-        let right = Int64(bounds.width) << 8
+        let width = bounds.width
+        let right = Int64(width) &<< 8
         if lx >= right { return }  // only pixels past the right edge would change
+        let cellRow = cells + row &* cellStride
+        let markRow = marks + row &* markStride
         if rx <= 0 {
-            cell(row, -1, 0, 0, dir * abs(ry - ly))
+            CellGrid.deposit(cellRow, markRow, -1, 0, 0, dir &* abs(ry &- ly))
+            note(row, 0, 0)
             return
         }
-        let first = lx >> 8
-        let last = rx >> 8
+        let first = lx &>> 8
+        let last = rx &>> 8
         if first == last {
-            cell(row, Int(first), lx - (first << 8), rx - (first << 8), dir * abs(ry - ly))
+            // Most edges of a curve stay in one cell of a row.
+            let c = Int(truncatingIfNeeded: first)
+            CellGrid.deposit(
+                cellRow, markRow, c, lx &- (first &<< 8), rx &- (first &<< 8), dir &* abs(ry &- ly))
+            note(row, c, c &+ 1)
             return
         }
         // y at each column boundary X is ly + floor((dy * (X - lx) + dx / 2) / dx),
         // rounded to nearest and stepped without dividing. Every value comes
         // from the whole segment, never from a clipped piece of it, so a shape
         // drawn with a clip gives the very bytes it gives without one.
-        let dx = rx - lx
-        let dy = ry - ly
-        let half = dx >> 1
+        let dx = rx &- lx
+        let dy = ry &- ly
+        let half = dx &>> 1
         var c = max(first, -1)
-        let end = min(last, Int64(bounds.width))
-        var (q, r) = floorDivMod(dy * (((c + 1) << 8) - lx) + half, dx)
-        let (stepQ, stepR) = floorDivMod(dy << 8, dx)
-        var px = max(lx, c << 8)
+        let end = min(last, Int64(width))
+        var (q, r) = floorDivMod(dy &* (((c &+ 1) &<< 8) &- lx) &+ half, dx)
+        let (stepQ, stepR) = floorDivMod(dy &<< 8, dx)
+        var px = max(lx, c &<< 8)
         var py = ly
         if c < 0 {
             // Left of the area, an edge only adds its height to every pixel.
-            let y0 = ly + q
-            cell(row, -1, 0, 0, dir * abs(y0 - ly))
+            let y0 = ly &+ q
+            CellGrid.deposit(cellRow, markRow, -1, 0, 0, dir &* abs(y0 &- ly))
             px = 0
             py = y0
             c = 0
-            q += stepQ
-            r += stepR
+            q &+= stepQ
+            r &+= stepR
             if r >= dx {
-                q += 1
-                r -= dx
+                q &+= 1
+                r &-= dx
             }
         }
+        let from = Int(truncatingIfNeeded: c)
         while c < end {
-            let by = ly + q
-            cell(row, Int(c), px - (c << 8), 256, dir * abs(by - py))
-            px = (c + 1) << 8
+            let by = ly &+ q
+            CellGrid.deposit(
+                cellRow, markRow, Int(truncatingIfNeeded: c), px &- (c &<< 8), 256,
+                dir &* abs(by &- py))
+            px = (c &+ 1) &<< 8
             py = by
-            c += 1
-            q += stepQ
-            r += stepR
+            c &+= 1
+            q &+= stepQ
+            r &+= stepR
             if r >= dx {
-                q += 1
-                r -= dx
+                q &+= 1
+                r &-= dx
             }
         }
-        if last < Int64(bounds.width) {
-            cell(row, Int(last), 0, rx - (last << 8), dir * abs(ry - py))
+        var to = Int(truncatingIfNeeded: end)
+        if last < Int64(width) {
+            let l = Int(truncatingIfNeeded: last)
+            CellGrid.deposit(cellRow, markRow, l, 0, rx &- (last &<< 8), dir &* abs(ry &- py))
+            to = l &+ 1
         }
+        note(row, max(from, 0), to)
     }
 
     /// Deposits a piece of edge of signed height `h` crossing cell `c` between
-    /// x offsets `fx0` and `fx1` (0...256). `c < 0`: left of the area.
+    /// x offsets `fx0` and `fx1` (0...256), and marks the cells it changed;
+    /// `c < 0`: left of the area, the whole height goes to cell 0.
     @inline(__always)
-    private func cell(_ row: Int, _ c: Int, _ fx0: Int64, _ fx1: Int64, _ h: Int64) {
+    private static func deposit(
+        _ cellRow: UnsafeMutablePointer<Int32>, _ markRow: UnsafeMutablePointer<UInt64>, _ c: Int,
+        _ fx0: Int64, _ fx1: Int64, _ h: Int64
+    ) {
         if h == 0 { return }
-        let base = row * cellStride
         if c < 0 {
-            cells[base] &+= Int32(truncatingIfNeeded: h * 512)
-            mark(row, 0, 0)
+            cellRow[0] &+= Int32(truncatingIfNeeded: h &* 512)
+            markRow[0] |= 1
             return
         }
-        if c >= bounds.width { return }
-        let inside = h * (512 - fx0 - fx1)
-        cells[base + c] &+= Int32(truncatingIfNeeded: inside)
-        cells[base + c + 1] &+= Int32(truncatingIfNeeded: h * 512 - inside)
-        mark(row, c, c + 1)
+        let inside = h &* (512 &- fx0 &- fx1)
+        cellRow[c] &+= Int32(truncatingIfNeeded: inside)
+        cellRow[c &+ 1] &+= Int32(truncatingIfNeeded: h &* 512 &- inside)
+        markRow[c &>> 6] |= 1 &<< UInt64(truncatingIfNeeded: c & 63)
+        markRow[(c &+ 1) &>> 6] |= 1 &<< UInt64(truncatingIfNeeded: (c &+ 1) & 63)
     }
 
+    /// Widens row `row`'s range of marked cells to hold `a...b`.
     @inline(__always)
-    private func mark(_ row: Int, _ a: Int, _ b: Int) {
-        let m = marks + row * markStride
-        m[a >> 6] |= 1 << UInt64(a & 63)
-        m[b >> 6] |= 1 << UInt64(b & 63)
-        rowMin[row] = min(rowMin[row], Int32(a))
-        rowMax[row] = max(rowMax[row], Int32(b))
+    private func note(_ row: Int, _ a: Int, _ b: Int) {
+        rowMin[row] = min(rowMin[row], Int32(truncatingIfNeeded: a))
+        rowMax[row] = max(rowMax[row], Int32(truncatingIfNeeded: b))
     }
 
     @inline(__always)
