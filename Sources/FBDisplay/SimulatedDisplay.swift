@@ -59,10 +59,14 @@ public final class SimulatedDisplay: Display {
                 }
                 options.format = f
             }
+            var seen: Set<Substring> = []
             for pair in query.split(separator: "&") {
                 let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 let key = kv[0]
                 let value = kv.count == 2 ? kv[1] : ""
+                guard seen.insert(key).inserted else {
+                    throw fail("key '\(key)' given twice in '\(text)'")
+                }
                 switch key {
                 case "refresh":
                     guard let hz = Int(value), (1...1000).contains(hz) else {
@@ -71,7 +75,10 @@ public final class SimulatedDisplay: Display {
                     }
                     options.refreshHz = hz
                 case "present_ms":
-                    guard let ms = Double(value), ms.isFinite, ms >= 0, ms <= 10_000 else {
+                    // Plain decimals only: no hex floats, nan or inf.
+                    guard value.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+                        let ms = Double(value), ms.isFinite, ms >= 0, ms <= 10_000
+                    else {
                         throw fail(
                             "bad present_ms '\(value)': expected milliseconds from 0 to 10000")
                     }

@@ -49,6 +49,10 @@ public final class DRMDisplay: Display {
     private let shadow: PixelBuffer?
     private var front = 0
     private var previousDamage: [IntRect] = []
+    /// Scratch lists, kept so a steady present allocates nothing.
+    private var rects: [IntRect] = []
+    private var copied: [IntRect] = []
+    private var clips: [IntRect] = []
     private var presented = false
     private var dirtyWorks = true
     private var flipsWork = true
@@ -87,6 +91,9 @@ public final class DRMDisplay: Display {
             width: first.mode.width, height: first.mode.height, format: format,
             refreshHz: first.mode.refreshHz > 0 ? first.mode.refreshHz : nil)
         previousDamage.reserveCapacity(16)
+        rects.reserveCapacity(16)
+        copied.reserveCapacity(32)
+        clips.reserveCapacity(32)
     }
 
     deinit { close() }
@@ -109,21 +116,24 @@ public final class DRMDisplay: Display {
         guard !isClosed else { throw SystemError(errno: EBADF, call: "present after close") }
         let size = (description.width, description.height)
         let screen = IntRect(x: 0, y: 0, width: size.0, height: size.1)
-        let rects = damage.map { $0.intersection(screen) }.filter { !$0.isEmpty }
+        rects.removeAll(keepingCapacity: true)
+        for r in damage where !r.intersection(screen).isEmpty { rects.append(r.intersection(screen)) }
         let target = presentation == .pageFlip ? 1 - front : 0
         for output in card.outputs {
             let buffer = output.buffers[target]
             let (dx, dy) = DamageCopy.centring(size, on: (output.mode.width, output.mode.height))
-            var copied = rects
+            copied.removeAll(keepingCapacity: true)
+            copied.append(contentsOf: rects)
             if let shadow {
                 if !buffer.holdsPicture {
                     if dx != 0 || dy != 0 {
                         DamageCopy.fill(buffer.surface, withPixelOf: shadow.surface, x: 0, y: 0)
                     }
-                    copied = [screen]
+                    copied.removeAll(keepingCapacity: true)
+                    copied.append(screen)
                 } else if presentation == .pageFlip {
                     // This buffer is two frames old: it lacks the last frame's damage too.
-                    copied = rects + previousDamage
+                    copied.append(contentsOf: previousDamage)
                 }
                 DamageCopy.copy(copied, from: shadow.surface, to: buffer.surface, dx: dx, dy: dy)
             }
@@ -175,10 +185,12 @@ public final class DRMDisplay: Display {
     ) throws(SystemError) {
         guard dirtyWorks, let fb = buffer.framebuffer else { return }
         let bounds = IntRect(x: 0, y: 0, width: output.mode.width, height: output.mode.height)
-        let clips = rects.map {
-            IntRect(x: $0.x + d.0, y: $0.y + d.1, width: $0.width, height: $0.height)
+        clips.removeAll(keepingCapacity: true)
+        for r in rects {
+            let moved = IntRect(x: r.x + d.0, y: r.y + d.1, width: r.width, height: r.height)
+                .intersection(bounds)
+            if !moved.isEmpty { clips.append(moved) }
         }
-        .map { $0.intersection(bounds) }.filter { !$0.isEmpty }
         guard !clips.isEmpty else { return }
         do {
             try card.kms.dirtyFramebuffer(card.fd, fb, clips: clips)

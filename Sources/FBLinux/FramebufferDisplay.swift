@@ -37,6 +37,9 @@ public final class FramebufferDisplay: Display {
     private var panPending = false
     private var waitsForVSync = true
     private var previousDamage: [IntRect] = []
+    /// Scratch lists, kept so a steady present allocates nothing.
+    private var rects: [IntRect] = []
+    private var copyRects: [IntRect] = []
     private var presented = false
 
     /// Pixels copied to the device so far (tests: only damage is copied).
@@ -95,6 +98,8 @@ public final class FramebufferDisplay: Display {
             name: name, width: geometry.width, height: geometry.height, format: geometry.format,
             refreshHz: geometry.refreshHz)
         previousDamage.reserveCapacity(16)
+        rects.reserveCapacity(16)
+        copyRects.reserveCapacity(32)
     }
 
     deinit { close() }
@@ -134,12 +139,21 @@ public final class FramebufferDisplay: Display {
         var check = fb_var_screeninfo()
         try system.ioctl(fd, fbl_FBIOGET_VSCREENINFO, "FBIOGET_VSCREENINFO", &check)
         let screen = shadow.surface.bounds
-        var rects = damage.map { $0.intersection(screen) }.filter { !$0.isEmpty }
-        if !presented { rects = [screen] }
+        rects.removeAll(keepingCapacity: true)
+        if presented {
+            for r in damage where !r.intersection(screen).isEmpty { rects.append(r.intersection(screen)) }
+        } else {
+            rects.append(screen)
+        }
         let target = pages == 2 ? 1 - front : front
         // A page two frames old also lacks the previous frame's damage.
-        let copyRects =
-            pageComplete[target] ? (pages == 2 ? rects + previousDamage : rects) : [screen]
+        copyRects.removeAll(keepingCapacity: true)
+        if pageComplete[target] {
+            copyRects.append(contentsOf: rects)
+            if pages == 2 { copyRects.append(contentsOf: previousDamage) }
+        } else {
+            copyRects.append(screen)
+        }
         pixelsCopied += DamageCopy.copy(copyRects, from: shadow.surface, to: page(target))
         pageComplete[target] = true
         presented = true

@@ -161,7 +161,7 @@ public struct FramebufferGeometry: Equatable, Sendable {
         let frameLines = [v.yres, v.upper_margin, v.lower_margin, v.vsync_len].reduce(0) {
             $0 + Int($1)
         }
-        let picoseconds = Double(v.pixclock) * Double(lineClocks * frameLines)
+        let picoseconds = Double(v.pixclock) * Double(lineClocks) * Double(frameLines)
         let hz = Int((1e12 / picoseconds).rounded())
         return (1...480).contains(hz) ? hz : nil
     }

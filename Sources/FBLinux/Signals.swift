@@ -4,8 +4,9 @@ import Glibc
 /// Signals fbanim reacts to, read as flags between frames (never handled in
 /// Swift inside a signal handler).
 public enum SignalFlags {
-    /// Signals that end a run cleanly: SIGTERM, SIGINT, SIGHUP.
-    public static let stopSignals: [Int32] = [SIGTERM, SIGINT, SIGHUP]
+    /// Signals that end a run cleanly: SIGTERM, SIGINT, SIGHUP, SIGQUIT
+    /// (Ctrl-\\ would otherwise dump core with the console in graphics mode).
+    public static let stopSignals: [Int32] = [SIGTERM, SIGINT, SIGHUP, SIGQUIT]
 
     /// Catches the stop signals, SIGUSR1 (print the books) and SIGWINCH
     /// (terminal resized). Blocking sleeps then return early when one arrives.
@@ -22,6 +23,10 @@ public enum SignalFlags {
         // pthread_sigmask returns the error number instead of setting errno.
         let rc = pthread_sigmask(SIG_UNBLOCK, &set, nil)
         if rc != 0 { throw SystemError(errno: rc, call: "pthread_sigmask") }
+        // A closed pipe on stdout or stderr (`--stats json | head`) must not
+        // kill fbanim before it restores the console: writes report EPIPE
+        // instead, and the writers drop it.
+        _ = signal(SIGPIPE, SIG_IGN)
     }
 
     /// Whether a stop signal arrived since the start (it stays set).
