@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <unistd.h>
 
 const uint32_t fbl_DRM_FORMAT_RGB565 = DRM_FORMAT_RGB565;
 const uint32_t fbl_DRM_FORMAT_BGR565 = DRM_FORMAT_BGR565;
@@ -67,3 +68,48 @@ int fbl_signal_take(int sig) {
     fbl_signal_flags[sig] = 0;
     return 1;
 }
+
+static volatile sig_atomic_t fbl_guard_vt = -1;
+static volatile sig_atomic_t fbl_guard_terminal = -1;
+static const int fbl_crash_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP};
+#define FBL_CRASH_SIGNALS (sizeof fbl_crash_signals / sizeof fbl_crash_signals[0])
+// What was installed before (the Swift runtime's backtracer): it runs after us.
+static struct sigaction fbl_previous[FBL_CRASH_SIGNALS];
+
+static void fbl_crash_handler(int sig) {
+    static const char show_cursor[] = "\033[?25h";
+    static const char leave_preview[] = "\033[0m\033[?7h\033[?25h\033[?1049l";
+    int vt = fbl_guard_vt;
+    int term = fbl_guard_terminal;
+    if (vt >= 0) {
+        ioctl(vt, KDSETMODE, KD_TEXT);
+        ssize_t ignored = write(vt, show_cursor, sizeof show_cursor - 1);
+        (void)ignored;
+    }
+    if (term >= 0) {
+        ssize_t ignored = write(term, leave_preview, sizeof leave_preview - 1);
+        (void)ignored;
+    }
+    // Hand the signal on to what was there before (a backtrace, a core).
+    for (unsigned i = 0; i < FBL_CRASH_SIGNALS; i++) {
+        if (fbl_crash_signals[i] == sig) sigaction(sig, &fbl_previous[i], NULL);
+    }
+    raise(sig);
+}
+
+void fbl_crash_guard_install(void) {
+    static int installed;
+    if (installed) return;
+    installed = 1;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = fbl_crash_handler;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_NODEFER;
+    for (unsigned i = 0; i < FBL_CRASH_SIGNALS; i++) {
+        sigaction(fbl_crash_signals[i], &action, &fbl_previous[i]);
+    }
+}
+
+void fbl_crash_guard_vt(int fd) { fbl_guard_vt = fd; }
+void fbl_crash_guard_terminal(int fd) { fbl_guard_terminal = fd; }

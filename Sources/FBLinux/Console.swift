@@ -43,6 +43,8 @@ public final class Console {
             return nil
         }
         try? system.write(fd, Array("\u{1B}[?25l".utf8))
+        // Only a real VT is worth restoring from a crash handler.
+        if system is LinuxSystemCalls { fbl_crash_guard_vt(fd.rawValue) }
         return Console(path: path, system: system, fd: fd)
     }
 
@@ -51,6 +53,7 @@ public final class Console {
     public func restore() {
         guard let fd else { return }
         self.fd = nil
+        if system is LinuxSystemCalls { fbl_crash_guard_vt(-1) }
         try? system.ioctl(fd, fbl_KDSETMODE, "KDSETMODE", value: fbl_KD_TEXT)
         try? system.write(fd, Array("\u{1B}[?25h".utf8))
         system.close(fd)

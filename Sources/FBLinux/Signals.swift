@@ -27,6 +27,9 @@ public enum SignalFlags {
         // kill fbanim before it restores the console: writes report EPIPE
         // instead, and the writers drop it.
         _ = signal(SIGPIPE, SIG_IGN)
+        // A fault after the display opened must not leave the console in
+        // graphics mode (see CFBLinux.h).
+        fbl_crash_guard_install()
     }
 
     /// Whether a stop signal arrived since the start (it stays set).

@@ -56,6 +56,7 @@ public final class TerminalDisplay: ResizableDisplay {
         output.reserveCapacity(w * h * 20)
         // Alternate screen, cursor hidden, no autowrap, cleared.
         try send("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l\u{1B}[0m\u{1B}[2J")
+        fbl_crash_guard_terminal(fd)
     }
 
     deinit { close() }
@@ -128,6 +129,7 @@ public final class TerminalDisplay: ResizableDisplay {
     public func close() {
         guard isOpen else { return }
         isOpen = false
+        fbl_crash_guard_terminal(-1)
         // Colours off, wrap back on, cursor shown, main screen back; after a
         // cut write, CAN first ends any escape sequence left open.
         let restore = (cut ? "\u{18}" : "") + "\u{1B}[0m\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l"

@@ -63,6 +63,18 @@ int fbl_signal_catch(int sig);
 /// Returns 1 if `sig` arrived since the last call (and clears it), else 0.
 int fbl_signal_take(int sig);
 
+// Crash guard. If fbanim dies on a fault (a trap, SIGSEGV, SIGBUS, abort),
+// the handler puts the VT back in KD_TEXT with its cursor shown and leaves
+// the terminal's alternate screen, using only async-signal-safe calls
+// (ioctl, write), then dies of the same signal. Swift code cannot run in a
+// signal handler, so this is C.
+/// Installs the handler for SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP.
+void fbl_crash_guard_install(void);
+/// The VT in graphics mode to restore on a crash, or -1 for none.
+void fbl_crash_guard_vt(int fd);
+/// The terminal showing a preview to restore on a crash, or -1 for none.
+void fbl_crash_guard_terminal(int fd);
+
 // Terminal ioctls (asm-generic/ioctls.h).
 extern const unsigned long fbl_TIOCGWINSZ;
 
