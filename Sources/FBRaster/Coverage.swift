@@ -70,23 +70,40 @@ final class CoverageAccumulator {
     }
 
     /// Adds every closed contour of `polygon` (24.8 device subpixels).
+    /// Bands of edges that cannot reach the area's rows are skipped whole
+    /// (a ring redrawn inside a small damage rectangle walks a few edges, not
+    /// all of them); what is skipped could not have deposited anything.
     func add(_ polygon: Polygon) {
         let g = grid
         let ox = Int64(g.bounds.x) << 8
         let oy = Int64(g.bounds.y) << 8
+        let rowsEnd = oy + (Int64(g.bounds.height) << 8)
         polygon.coordinates.withUnsafeBufferPointer { v in
-            var start = 0
-            for end in polygon.contourEnds {
-                var px = v[2 * (end - 1)] - ox
-                var py = v[2 * (end - 1) + 1] - oy
-                for i in start..<end {
-                    let x = v[2 * i] - ox
-                    let y = v[2 * i + 1] - oy
-                    g.line(px, py, x, y)
-                    px = x
-                    py = y
+            polygon.bands.withUnsafeBufferPointer { bands in
+                var start = 0
+                var band = 0
+                for end in polygon.contourEnds {
+                    var i = start
+                    while i < end {
+                        let stop = min(i + Polygon.bandEdges, end)
+                        let (lo, hi) = (bands[2 * band], bands[2 * band + 1])
+                        band += 1
+                        if hi > oy && lo < rowsEnd {
+                            let p = i == start ? end - 1 : i - 1
+                            var px = v[2 * p] - ox
+                            var py = v[2 * p + 1] - oy
+                            for k in i..<stop {
+                                let x = v[2 * k] - ox
+                                let y = v[2 * k + 1] - oy
+                                g.line(px, py, x, y)
+                                px = x
+                                py = y
+                            }
+                        }
+                        i = stop
+                    }
+                    start = end
                 }
-                start = end
             }
         }
     }
@@ -116,6 +133,21 @@ struct CellGrid {
         let top = max(ya, 0)
         let bottom = min(yb, Int64(bounds.height) << 8)
         if top >= bottom { return }
+        // Right of the area an edge changes nothing visible; left of it, it
+        // only adds its height, row by row, to every pixel: no x to follow.
+        if xa >= Int64(bounds.width) << 8 && xb >= Int64(bounds.width) << 8 { return }
+        if xa <= 0 && xb <= 0 {
+            var y = top
+            while y < bottom {
+                let row = y &>> 8
+                let next = min(bottom, (row &+ 1) &<< 8)
+                let r = Int(truncatingIfNeeded: row)
+                CellGrid.deposit(cells + r &* cellStride, marks + r &* markStride, -1, 0, 0, dir &* (next &- y))
+                note(r, 0, 0)
+                y = next
+            }
+            return
+        }
         let dx = xb - xa
         let dy = yb - ya
         // x(y) = xa + floor((dx * (y - ya) + dy / 2) / dy), i.e. rounded to

@@ -9,13 +9,40 @@ struct Polygon {
     var coordinates: [Int64] = []
     /// Index into `coordinates / 2` one past each closed contour's last vertex.
     var contourEnds: [Int] = []
+    /// For each run of `Polygon.bandEdges` edges of each contour, in order,
+    /// the lowest and highest y its edges reach (interleaved): drawing inside
+    /// a small clip skips the runs that cannot reach the clip's rows.
+    var bands: [Int64] = []
+
+    /// Edges per band.
+    static let bandEdges = 16
 
     mutating func removeAll() {
         coordinates.removeAll(keepingCapacity: true)
         contourEnds.removeAll(keepingCapacity: true)
+        bands.removeAll(keepingCapacity: true)
     }
 
     var vertexCount: Int { coordinates.count / 2 }
+
+    /// Appends the bands of the contour of vertices `start..<end`. Edge `i`
+    /// runs from vertex `i - 1` (for the first, the last vertex) to vertex `i`.
+    mutating func addBands(_ start: Int, _ end: Int) {
+        var i = start
+        while i < end {
+            let stop = min(i + Polygon.bandEdges, end)
+            var lo = coordinates[2 * (i == start ? end - 1 : i - 1) + 1]
+            var hi = lo
+            for k in i..<stop {
+                let y = coordinates[2 * k + 1]
+                lo = min(lo, y)
+                hi = max(hi, y)
+            }
+            bands.append(lo)
+            bands.append(hi)
+            i = stop
+        }
+    }
 }
 
 struct Flattener {
@@ -332,6 +359,7 @@ struct Flattener {
         let end = polygon.vertexCount
         if end - contourStart >= 3 {
             polygon.contourEnds.append(end)
+            polygon.addBands(contourStart, end)
         } else {
             // Fewer than three vertices enclose nothing.
             polygon.coordinates.removeLast(2 * (end - contourStart))

@@ -52,5 +52,7 @@ extension Polygon {
         coordinates.append(contentsOf: other.coordinates)
         contourEnds.removeAll(keepingCapacity: true)
         contourEnds.append(contentsOf: other.contourEnds)
+        bands.removeAll(keepingCapacity: true)
+        bands.append(contentsOf: other.bands)
     }
 }
