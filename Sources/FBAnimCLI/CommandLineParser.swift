@@ -1,3 +1,5 @@
+import FBAnimation
+
 /// The words of one command's command line, sorted by the option table.
 ///
 /// Values are still text here: each is checked and converted by the
@@ -12,6 +14,32 @@ struct ParsedCommandLine: Equatable, Sendable {
 
     /// The value of `key`, or `nil` when the option was not given.
     subscript(_ key: OptionKey) -> String? { values[key] }
+
+    /// The value of `key` checked and converted by `parse`, or `nil` when the
+    /// option was not given.
+    /// - Throws: `CLIError.usage` naming the bad word and the option.
+    func value<T>(
+        _ key: OptionKey, for command: Command, _ parse: (String) throws(InvalidValue) -> T
+    ) throws(CLIError) -> T? {
+        guard let word = self[key] else { return nil }
+        do {
+            return try parse(word)
+        } catch {
+            throw invalid(word, OptionTable.spec(key).synopsis, error, for: command)
+        }
+    }
+
+    /// The loader named by the first argument, or `nil` when there is none.
+    /// - Throws: `CLIError.usage` naming the bad word.
+    func loader(for command: Command) throws(CLIError) -> LoaderKind? {
+        guard let word = arguments.first else { return nil }
+        do {
+            return try parseLoader(word)
+        } catch {
+            throw invalid(
+                word, OptionTable.arguments(for: command)[0].synopsis, error, for: command)
+        }
+    }
 }
 
 /// Splits `words` (the arguments after the command's name) by the option table.

@@ -34,23 +34,8 @@ struct PlayRequest: Sendable {
             } ?? commandLine
         func value<T>(_ key: OptionKey, _ parse: (String) throws(InvalidValue) -> T)
             throws(CLIError) -> T?
-        {
-            guard let word = parsed[key] else { return nil }
-            do {
-                return try parse(word)
-            } catch {
-                throw invalid(word, OptionTable.spec(key).synopsis, error, for: .play)
-            }
-        }
-        var loader: LoaderKind?
-        if let word = parsed.arguments.first {
-            do {
-                loader = try parseLoader(word)
-            } catch {
-                throw invalid(
-                    word, OptionTable.arguments(for: .play)[0].synopsis, error, for: .play)
-            }
-        }
+        { try parsed.value(key, for: .play, parse) }
+        let loader = try parsed.loader(for: .play)
         let device = try value(.device, parseDevice)
         let fps = try value(.fps, parseFPS)
         let frames = try value(.frames, parseFrameCount)

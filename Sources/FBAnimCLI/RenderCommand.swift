@@ -23,22 +23,8 @@ struct RenderRequest: Sendable {
     init(_ parsed: ParsedCommandLine) throws(CLIError) {
         func value<T>(_ key: OptionKey, _ parse: (String) throws(InvalidValue) -> T)
             throws(CLIError) -> T?
-        {
-            guard let word = parsed[key] else { return nil }
-            do {
-                return try parse(word)
-            } catch {
-                throw invalid(word, OptionTable.spec(key).synopsis, error)
-            }
-        }
-        var loader: LoaderKind?
-        if let word = parsed.arguments.first {
-            do {
-                loader = try parseLoader(word)
-            } catch {
-                throw invalid(word, OptionTable.arguments(for: .render)[0].synopsis, error)
-            }
-        }
+        { try parsed.value(key, for: .render, parse) }
+        let loader = try parsed.loader(for: .render)
         let size = try value(.size, parseSize)
         let time = try value(.time, parseTime)
         let fileFormat = try value(.output, parseOutputFormat)
