@@ -142,7 +142,8 @@ struct CellGrid {
                 let row = y &>> 8
                 let next = min(bottom, (row &+ 1) &<< 8)
                 let r = Int(truncatingIfNeeded: row)
-                CellGrid.deposit(cells + r &* cellStride, marks + r &* markStride, -1, 0, 0, dir &* (next &- y))
+                CellGrid.deposit(
+                    cells + r &* cellStride, marks + r &* markStride, -1, 0, 0, dir &* (next &- y))
                 note(r, 0, 0)
                 y = next
             }

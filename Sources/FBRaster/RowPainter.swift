@@ -73,11 +73,18 @@ struct RowPainter {
                     coverage = UnsafePointer(constant)
                 }
                 let x = area.x + Int(run.start)
-                sampler.modulate(
-                    x: x, y: y, count: count, coverage: coverage,
-                    directions: directions.row(y: y, x: x), into: mask)
-                Spans<C>.blendMask(
-                    row, x: x, count: count, y: y, rgb: sampler.rgb, alpha: 255, mask: mask)
+                let dirs = directions.row(y: y, x: x)
+                if sampler.isNearCenter(y: y) {
+                    // Rows by the centre take the 4x4-sampled path.
+                    sampler.modulate(
+                        x: x, y: y, count: count, coverage: coverage, directions: dirs, into: mask)
+                    Spans<C>.blendMask(
+                        row, x: x, count: count, y: y, rgb: sampler.rgb, alpha: 255, mask: mask)
+                } else {
+                    Spans<C>.blendSweep(
+                        row, x: x, count: count, y: y, sampler: sampler, coverage: coverage,
+                        directions: dirs)
+                }
             }
         }
     }

@@ -57,4 +57,26 @@ enum Spans<C: PixelCodec> {
             p += C.bytesPerPixel
         }
     }
+
+    /// A sweep gradient's colour at its opacity in each pixel's direction
+    /// times `coverage[i]`: what `SweepSampler.modulate` then `blendMask`
+    /// do, in one pass (rows away from the gradient's centre).
+    @inline(__always)
+    static func blendSweep(
+        _ row: UnsafeMutableRawPointer, x: Int, count: Int, y: Int, sampler: SweepSampler,
+        coverage: UnsafePointer<UInt8>, directions: UnsafePointer<UInt32>
+    ) {
+        var p = row + x * C.bytesPerPixel
+        let cellRow = (y & 3) << 2
+        let rgb = sampler.rgb
+        for i in 0..<count {
+            let a = UInt32(truncatingIfNeeded: sampler.alpha(direction: directions[i]))
+            let m = div255(a &* UInt32(coverage[i]))
+            if m != 0 {
+                let out = m == 255 ? rgb : blendRGB(rgb, C.load(p), m)
+                C.store(p, out, dither: cellRow | ((x &+ i) & 3))
+            }
+            p += C.bytesPerPixel
+        }
+    }
 }

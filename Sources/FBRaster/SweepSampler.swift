@@ -45,6 +45,13 @@ struct SweepSampler {
     }
 
     /// Writes `mask[i] = coverage[i] * opacity` for `count` pixels from column `x` of row `y`.
+    /// Whether row `y` passes within 2 px of the centre, where `modulate`
+    /// averages a 4x4 grid instead of taking the pixel centre.
+    @inline(__always)
+    func isNearCenter(y: Int) -> Bool {
+        ((Int64(y) << 8) + 128 - cy).magnitude < 512
+    }
+
     /// `directions[i]` is the direction of pixel `x + i`'s centre (a `DirectionCache` row).
     func modulate(
         x: Int, y: Int, count: Int, coverage: UnsafePointer<UInt8>,
