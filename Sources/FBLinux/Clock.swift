@@ -21,11 +21,6 @@ public func processCPUNanoseconds() -> UInt64 {
 public func machineDescription() -> String {
     var names = utsname()
     _ = uname(&names)
-    func field<T>(_ value: T) -> String {
-        withUnsafeBytes(of: value) { raw in
-            String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-        }
-    }
     var model = "unknown CPU"
     if let file = fopen("/proc/cpuinfo", "r") {
         defer { fclose(file) }
@@ -37,23 +32,14 @@ public func machineDescription() -> String {
             if text.hasPrefix("model name") || text.hasPrefix("Model"),
                 let colon = text.firstIndex(of: ":")
             {
-                model = String(text[text.index(after: colon)...]).trimmingSpaces
+                model = text[text.index(after: colon)...].trimmedSpaces
                 break
             }
         }
     }
     let cpus = sysconf(Int32(_SC_NPROCESSORS_ONLN))
     return
-        "\(field(names.sysname)) \(field(names.release)) \(field(names.machine)), \(model), \(cpus) CPUs"
-}
-
-extension String {
-    fileprivate var trimmingSpaces: String {
-        String(
-            drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: {
-                $0 == "\n" || $0 == " "
-            }).reversed())
-    }
+        "\(cString(names.sysname)) \(cString(names.release)) \(cString(names.machine)), \(model), \(cpus) CPUs"
 }
 
 /// Whether something exists at `path` (`stat` succeeds; a dangling link does not).

@@ -117,7 +117,9 @@ public final class DRMDisplay: Display {
         let size = (description.width, description.height)
         let screen = IntRect(x: 0, y: 0, width: size.0, height: size.1)
         rects.removeAll(keepingCapacity: true)
-        for r in damage where !r.intersection(screen).isEmpty { rects.append(r.intersection(screen)) }
+        for r in damage where !r.intersection(screen).isEmpty {
+            rects.append(r.intersection(screen))
+        }
         let target = presentation == .pageFlip ? 1 - front : 0
         for output in card.outputs {
             let buffer = output.buffers[target]

@@ -116,7 +116,7 @@ public enum DeviceDiscovery {
         guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
             return "0x" + String(code, radix: 16)
         }
-        return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: " ")
+        return String(decoding: bytes, as: UTF8.self).trimmedSpaces
     }
 
     /// The names `prefix` + a number, sorted by the number.
@@ -129,11 +129,5 @@ public enum DeviceDiscovery {
             else { return nil }
             return (n, name)
         }.sorted { $0.0 < $1.0 }.map(\.1)
-    }
-}
-
-extension String {
-    fileprivate func trimmingCharacters(in set: Character) -> String {
-        String(reversed().drop(while: { $0 == set }).reversed())
     }
 }

@@ -141,7 +141,9 @@ public final class FramebufferDisplay: Display {
         let screen = shadow.surface.bounds
         rects.removeAll(keepingCapacity: true)
         if presented {
-            for r in damage where !r.intersection(screen).isEmpty { rects.append(r.intersection(screen)) }
+            for r in damage where !r.intersection(screen).isEmpty {
+                rects.append(r.intersection(screen))
+            }
         } else {
             rects.append(screen)
         }

@@ -106,9 +106,7 @@ public struct FramebufferGeometry: Equatable, Sendable {
     public init(path: String, variable v: fb_var_screeninfo, fixed f: fb_fix_screeninfo)
         throws(DeviceError)
     {
-        name = withUnsafeBytes(of: f.id) {
-            String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self)
-        }
+        name = cString(f.id)
         width = Int(v.xres)
         height = Int(v.yres)
         layout = FramebufferPixelLayout(v)

@@ -175,9 +175,7 @@ public final class LibDRM: ModeSetting {
                 continue
             }
             defer { drmModeFreeProperty(prop) }
-            let name = withUnsafeBytes(of: prop.pointee.name) {
-                String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
+            let name = cString(prop.pointee.name)
             if name == "type" { return props.pointee.prop_values[i] }
         }
         return nil

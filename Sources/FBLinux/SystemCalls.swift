@@ -111,9 +111,7 @@ public final class LinuxSystemCalls: SystemCalls {
         defer { closedir(directory) }
         var names: [String] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
+            let name = cString(entry.pointee.d_name)
             if name != "." && name != ".." { names.append(name) }
         }
         return names

@@ -105,22 +105,32 @@ public final class TerminalDisplay: ResizableDisplay {
             var cellRow = r.y / 2
             while cellRow * 2 < r.maxY {
                 appendMove(row: cellRow, column: r.x)
+                // The buffer is xrgb8888: read its rows directly.
+                let topRow = UnsafeRawPointer(s.base + cellRow * 2 * s.stride)
+                let hasBottom = cellRow * 2 + 1 < s.height
                 var last: (UInt32, UInt32)? = nil
                 for x in r.x..<r.maxX {
-                    let top = s.pixel(x: x, y: cellRow * 2)
-                    let bottom = cellRow * 2 + 1 < s.height ? s.pixel(x: x, y: cellRow * 2 + 1) : 0
+                    let top =
+                        topRow.loadUnaligned(fromByteOffset: 4 * x, as: UInt32.self) & 0xFF_FFFF
+                    let bottom =
+                        hasBottom
+                        ? topRow.loadUnaligned(fromByteOffset: s.stride + 4 * x, as: UInt32.self)
+                            & 0xFF_FFFF : 0
                     if last.map({ $0 != (top, bottom) }) ?? true {
                         appendColor(38, top)
                         appendColor(48, bottom)
                         last = (top, bottom)
                     }
-                    output += [0xE2, 0x96, 0x80]  // U+2580 UPPER HALF BLOCK
+                    // U+2580 UPPER HALF BLOCK
+                    output.append(0xE2)
+                    output.append(0x96)
+                    output.append(0x80)
                 }
                 cellRow += 1
             }
         }
         if !output.isEmpty {
-            output += Array("\u{1B}[0m".utf8)
+            output.append(contentsOf: TerminalDisplay.resetColors)
             try write(output, deadline: nil)
         }
         presented = true
@@ -183,6 +193,8 @@ public final class TerminalDisplay: ResizableDisplay {
             _ = poll(&p, 1, timeout)
         }
     }
+
+    private static let resetColors = Array("\u{1B}[0m".utf8)
 
     private func appendMove(row: Int, column: Int) {
         output += [0x1B, 0x5B]
