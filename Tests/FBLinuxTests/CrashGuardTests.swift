@@ -8,8 +8,20 @@ import Testing
 /// guard writes the terminal's restore sequence (and resets a VT's mode)
 /// before the process dies of the signal.
 @Suite struct CrashGuardTests {
-    static let path = "/tmp/fbanim-crash-guard-test.out"
-    static let closedPath = "/tmp/fbanim-crash-guard-closed-test.out"
+    /// Files the child process writes and the test reads back. The child
+    /// inherits the working directory, so a name derived from it is the same
+    /// in both, and differs between checkouts tested at the same time.
+    static let path = "/tmp/fbanim-crash-guard-\(checkoutTag).out"
+    static let closedPath = "/tmp/fbanim-crash-guard-closed-\(checkoutTag).out"
+
+    /// FNV-1a of the working directory, in hex.
+    static var checkoutTag: String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in FileManager.default.currentDirectoryPath.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        return String(hash, radix: 16)
+    }
 
     @Test func aTrapStillRestoresTheTerminal() async throws {
         unlink(CrashGuardTests.path)
