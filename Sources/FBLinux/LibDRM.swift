@@ -269,13 +269,18 @@ public final class LibDRM: ModeSetting {
     public func dirtyFramebuffer(_ fd: FileDescriptor, _ id: FramebufferID, clips: [IntRect])
         throws(SystemError)
     {
-        var rects = clips.map { r in
-            drmModeClip(
-                x1: UInt16(clamping: r.x), y1: UInt16(clamping: r.y), x2: UInt16(clamping: r.maxX),
-                y2: UInt16(clamping: r.maxY))
-        }
-        _ = try libdrmCall("drmModeDirtyFB") {
-            rects.withUnsafeMutableBufferPointer { list in
+        // A temporary buffer (on the stack for a frame's few rectangles): a
+        // steady present allocates nothing.
+        _ = try withUnsafeTemporaryAllocation(of: drmModeClip.self, capacity: clips.count) {
+            list throws(SystemError) in
+            for (i, r) in clips.enumerated() {
+                list.initializeElement(
+                    at: i,
+                    to: drmModeClip(
+                        x1: UInt16(clamping: r.x), y1: UInt16(clamping: r.y),
+                        x2: UInt16(clamping: r.maxX), y2: UInt16(clamping: r.maxY)))
+            }
+            return try libdrmCall("drmModeDirtyFB") {
                 drmModeDirtyFB(
                     fd.rawValue, id.rawValue, list.count > 0 ? list.baseAddress : nil,
                     UInt32(list.count))
