@@ -69,6 +69,8 @@ public final class FrameRenderer {
     /// For 16-bit targets: the frame blended at 8 bits a channel, dithered
     /// into the target once (blending onto dithered pixels would bias it).
     private var canvas: PixelBuffer?
+    /// The background and the first shapes while they stay put, for damage frames.
+    private lazy var still = StillLayer(width: width, height: height)
     private var hasShown = false
     private static let maxAge = 3
 
@@ -175,11 +177,17 @@ public final class FrameRenderer {
     /// The rectangles of a `DamageList` never touch, so drawing each on its
     /// own composites every pixel once.
     private func draw(_ damage: DamageList, into surface: Surface) {
+        let first = still.prepare(
+            shown, format: surface.format, background: style.background, rasterizer: rasterizer)
         for rect in damage.rects {
             let r = rect.intersection(screen)
             if r.isEmpty { continue }
-            rasterizer.clear(surface, to: style.background, in: r)
-            for i in 0..<shown.count where !shownBounds[i].intersection(r).isEmpty {
+            if first > 0 {
+                still.restore(r, into: surface)
+            } else {
+                rasterizer.clear(surface, to: style.background, in: r)
+            }
+            for i in first..<shown.count where !shownBounds[i].intersection(r).isEmpty {
                 let op = shown[i]
                 rasterizer.fill(
                     op.shape, transform: op.transform, paint: op.paint, on: surface, clip: r)

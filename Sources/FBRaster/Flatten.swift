@@ -52,9 +52,14 @@ struct Flattener {
     private let gridDirections = GridDirections()
     private var rotation = Angle.zero
     private var contourStart = 0
+    /// Whether vertices stay in 16.16 (unrounded, unclamped) instead of 24.8.
+    private var fixedPoint = false
 
-    /// Flattens `shape` placed by `transform`, replacing the polygon.
-    mutating func flatten(_ shape: Shape, _ transform: Transform) {
+    /// Flattens `shape` placed by `transform`, replacing the polygon. With
+    /// `fixedPoint`, the polygon's coordinates (and bands) are the vertices
+    /// in 16.16 before their rounding to 24.8 subpixels and clamping.
+    mutating func flatten(_ shape: Shape, _ transform: Transform, fixedPoint: Bool = false) {
+        self.fixedPoint = fixedPoint
         polygon.removeAll()
         contourStart = 0
         matrix = transform.matrix
@@ -347,12 +352,25 @@ struct Flattener {
 
     private mutating func vertex(_ local: Point) { deviceVertex(matrix.apply(local)) }
 
+    /// Vertices a million pixels away are as good as infinitely far; the
+    /// limit (24.8 subpixels either side of 0) keeps the accumulator's
+    /// products inside 64 bits.
+    static let vertexLimit: Int64 = 1 << 28
+
+    /// A 16.16 device coordinate as a polygon holds it: rounded to 24.8, clamped.
+    @inline(__always)
+    static func subpixel(_ raw: Int64) -> Int64 {
+        min(max(Fixed(raw: raw).subpixel, -vertexLimit), vertexLimit)
+    }
+
     private mutating func deviceVertex(_ p: Point) {
-        // Vertices a million pixels away are as good as infinitely far; the
-        // limit keeps the accumulator's products inside 64 bits.
-        let limit: Int64 = 1 << 28
-        polygon.coordinates.append(min(max(p.x.subpixel, -limit), limit))
-        polygon.coordinates.append(min(max(p.y.subpixel, -limit), limit))
+        if fixedPoint {
+            polygon.coordinates.append(p.x.raw)
+            polygon.coordinates.append(p.y.raw)
+            return
+        }
+        polygon.coordinates.append(Flattener.subpixel(p.x.raw))
+        polygon.coordinates.append(Flattener.subpixel(p.y.raw))
     }
 
     private mutating func closeContour() {

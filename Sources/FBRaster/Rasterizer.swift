@@ -82,9 +82,7 @@ public final class Rasterizer {
     /// The pixels `shape` placed by `transform` can touch (its polygon's
     /// bounds, whole pixels). Flattens, draws nothing.
     public func bounds(of shape: Shape, transform: Transform = .identity) -> IntRect {
-        let polygon = polygons.polygon(shape, transform, &flattener)
-        guard polygon.vertexCount >= 3 else { return IntRect(x: 0, y: 0, width: 0, height: 0) }
-        return Rasterizer.bounds(of: polygon)
+        polygons.polygon(shape, transform, &flattener).bounds
     }
 
     /// Fills `shape`, placed by `transform`, with `paint`, composited once
@@ -97,10 +95,9 @@ public final class Rasterizer {
         clip: IntRect? = nil
     ) {
         if case let .solid(color) = paint, color.a == 0 { return }
-        let polygon = polygons.polygon(shape, transform, &flattener)
+        let (polygon, bounds) = polygons.polygon(shape, transform, &flattener)
         guard polygon.vertexCount >= 3 else { return }
-        let area = Rasterizer.bounds(of: polygon)
-            .intersection((clip ?? surface.bounds).intersection(surface.bounds))
+        let area = bounds.intersection((clip ?? surface.bounds).intersection(surface.bounds))
         if area.isEmpty { return }
         accumulator.begin(area)
         accumulator.add(polygon)
@@ -120,28 +117,5 @@ public final class Rasterizer {
         case .xbgr8888: rows.paint(XBGR8888Codec.self, paint, transform, directions)
         case .rgb888: rows.paint(RGB888Codec.self, paint, transform, directions)
         }
-    }
-
-    /// The whole pixels a polygon touches.
-    static func bounds(of polygon: Polygon) -> IntRect {
-        var minX = Int64.max
-        var minY = Int64.max
-        var maxX = Int64.min
-        var maxY = Int64.min
-        polygon.coordinates.withUnsafeBufferPointer { v in
-            var i = 0
-            while i < v.count {
-                minX = min(minX, v[i])
-                maxX = max(maxX, v[i])
-                minY = min(minY, v[i + 1])
-                maxY = max(maxY, v[i + 1])
-                i += 2
-            }
-        }
-        let x0 = Int(minX >> 8)
-        let y0 = Int(minY >> 8)
-        let x1 = Int((maxX + 255) >> 8)
-        let y1 = Int((maxY + 255) >> 8)
-        return IntRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 }
