@@ -183,7 +183,7 @@ public final class FrameRenderer {
             let r = rect.intersection(screen)
             if r.isEmpty { continue }
             if first > 0 {
-                still.restore(r, into: surface)
+                still.restore(r, into: surface, rasterizer: rasterizer)
             } else {
                 rasterizer.clear(surface, to: style.background, in: r)
             }
