@@ -126,6 +126,10 @@ struct CellGrid {
     var markStride = 0
 
     /// One edge, in subpixels relative to the bounds' origin.
+    ///
+    /// Arithmetic here and in `rowSegment` wraps (`&+`, `&*`): vertices are
+    /// clamped to 2^28 subpixels (`Flattener`), so no product comes near
+    /// 2^63, and the overflow checks would cost more than the work.
     func line(_ x0: Int64, _ y0: Int64, _ x1: Int64, _ y1: Int64) {
         if y0 == y1 { return }
         let (xa, ya, xb, yb, dir): (Int64, Int64, Int64, Int64, Int64) =
@@ -149,44 +153,35 @@ struct CellGrid {
             }
             return
         }
-        let dx = xb - xa
-        let dy = yb - ya
-        // x(y) = xa + floor((dx * (y - ya) + dy / 2) / dy), i.e. rounded to
-        // nearest. Whole rows step it without dividing (a DDA with an exact
-        // remainder): only the first and last rows divide.
-        let half = dy >> 1
-        var (q, r) = floorDivMod(dx * (top - ya) + half, dy)
-        let (stepQ, stepR) = floorDivMod(dx << 8, dy)
+        // x(y) = xa + floor((dx * (y - ya) + dy / 2) / dy), rounded to nearest.
+        // At the edge's ends that is xa and xb; whole rows step it. Only the
+        // first row boundary of an edge that starts inside a row, and an end
+        // the area cuts off, divide (and the step, if there is a whole row).
+        var xs = RoundedSegment(from: ya, to: yb, by: xb &- xa)
+        xs.move(to: top)
+        if ((top &+ 255) & ~255) &+ 256 <= bottom { xs.prepareSteps() }  // a whole row
         var y = top
-        var x = xa + q
+        var x = xa &+ xs.q
         while y < bottom {
-            let row = y >> 8
-            let rowEnd = (row + 1) << 8
+            let row = y &>> 8
+            let rowEnd = (row &+ 1) &<< 8
             let yNext: Int64
-            if y == row << 8 && rowEnd <= bottom {
+            if y == row &<< 8 && rowEnd <= bottom {
                 yNext = rowEnd
-                q += stepQ
-                r += stepR
-                if r >= dy {
-                    q += 1
-                    r -= dy
-                }
+                xs.step()
             } else {
                 yNext = min(bottom, rowEnd)
-                (q, r) = floorDivMod(dx * (yNext - ya) + half, dy)
+                xs.move(to: yNext)
             }
-            let xNext = xa + q
-            rowSegment(Int(row), x, y - (row << 8), xNext, yNext - (row << 8), dir)
+            let xNext = xa &+ xs.q
+            rowSegment(
+                Int(truncatingIfNeeded: row), x, y &- (row &<< 8), xNext, yNext &- (row &<< 8), dir)
             y = yNext
             x = xNext
         }
     }
 
     /// The part of an edge inside one row: heights `y` in 0...256 of the row.
-    ///
-    /// Arithmetic wraps (`&+`, `&*`): vertices are clamped to 2^28 subpixels
-    /// (`Flattener`), so no product here comes near 2^63, and the overflow
-    /// checks would cost more than the work.
     private func rowSegment(
         _ row: Int, _ xa: Int64, _ ya: Int64, _ xb: Int64, _ yb: Int64, _ dir: Int64
     ) {
@@ -213,55 +208,37 @@ struct CellGrid {
             return
         }
         // y at each column boundary X is ly + floor((dy * (X - lx) + dx / 2) / dx),
-        // rounded to nearest and stepped without dividing. Every value comes
-        // from the whole segment, never from a clipped piece of it, so a shape
-        // drawn with a clip gives the very bytes it gives without one.
-        let dx = rx &- lx
-        let dy = ry &- ly
-        let half = dx &>> 1
-        var c = max(first, -1)
-        let end = min(last, Int64(width))
-        var (q, r) = floorDivMod(dy &* (((c &+ 1) &<< 8) &- lx) &+ half, dx)
-        let (stepQ, stepR) = floorDivMod(dy &<< 8, dx)
-        var px = max(lx, c &<< 8)
+        // rounded to nearest: one division for the first boundary crossed
+        // inside the area, one more for the step if there are more. Every
+        // value comes from the whole segment, never from a clipped piece of
+        // it, so a shape drawn with a clip gives the very bytes it gives
+        // without one. Cell -1 is all of the row left of the area (where an
+        // edge only adds its height to every pixel); right of it, nothing.
+        var ys = RoundedSegment(from: lx, to: rx, by: ry &- ly)
+        let firstX = max(first &+ 1, 0)  // the boundaries crossed inside the area
+        let lastX = min(last, Int64(width))
+        ys.move(to: firstX &<< 8)
+        if lastX > firstX { ys.prepareSteps() }
+        var c = firstX &- 1
+        var px = lx
         var py = ly
-        if c < 0 {
-            // Left of the area, an edge only adds its height to every pixel.
-            let y0 = ly &+ q
-            CellGrid.deposit(cellRow, markRow, -1, 0, 0, dir &* abs(y0 &- ly))
-            px = 0
-            py = y0
-            c = 0
-            q &+= stepQ
-            r &+= stepR
-            if r >= dx {
-                q &+= 1
-                r &-= dx
-            }
-        }
-        let from = Int(truncatingIfNeeded: c)
-        while c < end {
-            let by = ly &+ q
+        while true {
+            let by = ly &+ ys.q
             CellGrid.deposit(
                 cellRow, markRow, Int(truncatingIfNeeded: c), px &- (c &<< 8), 256,
                 dir &* abs(by &- py))
-            px = (c &+ 1) &<< 8
-            py = by
             c &+= 1
-            q &+= stepQ
-            r &+= stepR
-            if r >= dx {
-                q &+= 1
-                r &-= dx
-            }
+            px = c &<< 8
+            py = by
+            if c == lastX { break }
+            ys.step()
         }
-        var to = Int(truncatingIfNeeded: end)
+        var to = Int(truncatingIfNeeded: lastX)
         if last < Int64(width) {
-            let l = Int(truncatingIfNeeded: last)
-            CellGrid.deposit(cellRow, markRow, l, 0, rx &- (last &<< 8), dir &* abs(ry &- py))
-            to = l &+ 1
+            CellGrid.deposit(cellRow, markRow, to, 0, rx &- px, dir &* abs(ry &- py))
+            to &+= 1
         }
-        note(row, max(from, 0), to)
+        note(row, Int(truncatingIfNeeded: max(first, 0)), to)
     }
 
     /// Deposits a piece of edge of signed height `h` crossing cell `c` between
@@ -367,6 +344,62 @@ struct CoverageRun {
     var start: Int32
     var count: Int32
     var alpha: Int16
+}
+
+/// A segment's coordinate `v` at `t`, from `(t0, v0)` to `(t1, v0 + dv)`
+/// with `t0 < t1`: `v0 + floor((dv * (t - t0) + dt / 2) / dt)` with
+/// `dt = t1 - t0`, rounded to nearest. It is kept as the quotient `q` (the
+/// offset from `v0`) and its remainder, so whole pixels (256 subpixels) step
+/// it without dividing: a DDA with an exact remainder.
+struct RoundedSegment {
+    private let t0: Int64
+    private let t1: Int64
+    private let dv: Int64
+    private let dt: Int64
+    private let half: Int64
+    /// `v(t) - v0` at the current `t`.
+    private(set) var q: Int64 = 0
+    private var r: Int64
+    private var stepQ: Int64 = 0
+    private var stepR: Int64 = 0
+
+    /// Starts at `t0`.
+    @inline(__always)
+    init(from t0: Int64, to t1: Int64, by dv: Int64) {
+        self.t0 = t0
+        self.t1 = t1
+        self.dv = dv
+        dt = t1 &- t0
+        half = dt &>> 1
+        r = half
+    }
+
+    /// Moves to `t`; at either end that is the end itself, with no division.
+    @inline(__always)
+    mutating func move(to t: Int64) {
+        if t == t0 {
+            (q, r) = (0, half)
+        } else if t == t1 {
+            (q, r) = (dv, half)
+        } else {
+            (q, r) = floorDivMod(dv &* (t &- t0) &+ half, dt)
+        }
+    }
+
+    /// Divides once, for `step`.
+    @inline(__always)
+    mutating func prepareSteps() { (stepQ, stepR) = floorDivMod(dv &<< 8, dt) }
+
+    /// Moves 256 subpixels on (`prepareSteps` first).
+    @inline(__always)
+    mutating func step() {
+        q &+= stepQ
+        r &+= stepR
+        if r >= dt {
+            q &+= 1
+            r &-= dt
+        }
+    }
 }
 
 /// `(floor(n / d), n - d * floor(n / d))` for `d > 0`: the remainder is in `0..<d`.
