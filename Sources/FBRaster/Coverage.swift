@@ -181,19 +181,23 @@ struct CellGrid {
         }
     }
 
-    /// The part of an edge inside one row: heights `y` in 0...256 of the row.
+    /// The part of an edge inside one row, going down (`ya < yb`, heights in
+    /// 0...256 of the row).
     private func rowSegment(
         _ row: Int, _ xa: Int64, _ ya: Int64, _ xb: Int64, _ yb: Int64, _ dir: Int64
     ) {
-        // Walk left to right; each piece keeps the edge's direction.
-        let (lx, ly, rx, ry) = xa <= xb ? (xa, ya, xb, yb) : (xb, yb, xa, ya)
+        // Walk left to right. y is monotonic along the edge, so a piece from
+        // y0 to y1 has the height `sign * (y1 - y0)` (with the edge's direction).
+        let (lx, ly, rx, ry, sign) =
+            xa <= xb ? (xa, ya, xb, yb, dir) : (xb, yb, xa, ya, 0 &- dir)
+        let height = dir &* (yb &- ya)
         let width = bounds.width
         let right = Int64(width) &<< 8
         if lx >= right { return }  // only pixels past the right edge would change
         let cellRow = cells + row &* cellStride
         let markRow = marks + row &* markStride
         if rx <= 0 {
-            CellGrid.deposit(cellRow, markRow, -1, 0, 0, dir &* abs(ry &- ly))
+            CellGrid.deposit(cellRow, markRow, -1, 0, 0, height)
             note(row, 0, 0)
             return
         }
@@ -203,7 +207,7 @@ struct CellGrid {
             // Most edges of a curve stay in one cell of a row.
             let c = Int(truncatingIfNeeded: first)
             CellGrid.deposit(
-                cellRow, markRow, c, lx &- (first &<< 8), rx &- (first &<< 8), dir &* abs(ry &- ly))
+                cellRow, markRow, c, lx &- (first &<< 8), rx &- (first &<< 8), height)
             note(row, c, c &+ 1)
             return
         }
@@ -226,7 +230,7 @@ struct CellGrid {
             let by = ly &+ ys.q
             CellGrid.deposit(
                 cellRow, markRow, Int(truncatingIfNeeded: c), px &- (c &<< 8), 256,
-                dir &* abs(by &- py))
+                sign &* (by &- py))
             c &+= 1
             px = c &<< 8
             py = by
@@ -235,7 +239,7 @@ struct CellGrid {
         }
         var to = Int(truncatingIfNeeded: lastX)
         if last < Int64(width) {
-            CellGrid.deposit(cellRow, markRow, to, 0, rx &- px, dir &* abs(ry &- py))
+            CellGrid.deposit(cellRow, markRow, to, 0, rx &- px, sign &* (ry &- py))
             to &+= 1
         }
         note(row, Int(truncatingIfNeeded: max(first, 0)), to)
@@ -258,8 +262,9 @@ struct CellGrid {
         let inside = h &* (512 &- fx0 &- fx1)
         cellRow[c] &+= Int32(truncatingIfNeeded: inside)
         cellRow[c &+ 1] &+= Int32(truncatingIfNeeded: h &* 512 &- inside)
-        markRow[c &>> 6] |= 1 &<< UInt64(truncatingIfNeeded: c & 63)
-        markRow[(c &+ 1) &>> 6] |= 1 &<< UInt64(truncatingIfNeeded: (c &+ 1) & 63)
+        // Cells c and c + 1: one word unless c is the last bit of its word.
+        markRow[c &>> 6] |= 3 &<< UInt64(truncatingIfNeeded: c & 63)
+        if c & 63 == 63 { markRow[(c &>> 6) &+ 1] |= 1 }
     }
 
     /// Widens row `row`'s range of marked cells to hold `a...b`.
@@ -406,6 +411,6 @@ struct RoundedSegment {
 @inline(__always)
 func floorDivMod(_ n: Int64, _ d: Int64) -> (Int64, Int64) {
     let q = n / d
-    let r = n - q * d
-    return r < 0 ? (q - 1, r + d) : (q, r)
+    let r = n &- q &* d  // |r| < d: nothing here can overflow
+    return r < 0 ? (q &- 1, r &+ d) : (q, r)
 }
