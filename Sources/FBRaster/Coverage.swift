@@ -17,8 +17,6 @@ final class CoverageAccumulator {
     private(set) var grid = CellGrid()
     private var cellCapacity = 0
     private var markCapacity = 0
-    private var rowMinCapacity = 0
-    private var rowMaxCapacity = 0
     private var pixelCapacity = 0
     private var runCapacity = 0
 
@@ -31,8 +29,6 @@ final class CoverageAccumulator {
     deinit {
         grid.cells.deallocate()
         grid.marks.deallocate()
-        grid.rowMin.deallocate()
-        grid.rowMax.deallocate()
         grid.alpha.deallocate()
         grid.runs.deallocate()
     }
@@ -45,17 +41,11 @@ final class CoverageAccumulator {
         g.markStride = (g.cellStride + 63) / 64
         grow(&g.cells, &cellCapacity, g.cellStride * rect.height, zero: 0)
         grow(&g.marks, &markCapacity, g.markStride * rect.height, zero: 0)
-        grow(&g.rowMin, &rowMinCapacity, rect.height, zero: 0)
-        grow(&g.rowMax, &rowMaxCapacity, rect.height, zero: 0)
         grow(&g.alpha, &pixelCapacity, g.cellStride, zero: 0)
         // At most one run per pixel plus the gaps between them.
         grow(
             &g.runs, &runCapacity, g.cellStride + 1, zero: CoverageRun(start: 0, count: 0, alpha: 0)
         )
-        for r in 0..<rect.height {
-            g.rowMin[r] = Int32.max
-            g.rowMax[r] = Int32.min
-        }
         grid = g
     }
 
@@ -118,8 +108,6 @@ struct CellGrid {
     var bounds = IntRect(x: 0, y: 0, width: 0, height: 0)
     var cells = UnsafeMutablePointer<Int32>.allocate(capacity: 0)
     var marks = UnsafeMutablePointer<UInt64>.allocate(capacity: 0)
-    var rowMin = UnsafeMutablePointer<Int32>.allocate(capacity: 0)
-    var rowMax = UnsafeMutablePointer<Int32>.allocate(capacity: 0)
     var alpha = UnsafeMutablePointer<UInt8>.allocate(capacity: 0)
     var runs = UnsafeMutablePointer<CoverageRun>.allocate(capacity: 0)
     var cellStride = 0
@@ -148,7 +136,6 @@ struct CellGrid {
                 let r = Int(truncatingIfNeeded: row)
                 CellGrid.deposit(
                     cells + r &* cellStride, marks + r &* markStride, -1, 0, 0, dir &* (next &- y))
-                note(r, 0, 0)
                 y = next
             }
             return
@@ -198,7 +185,6 @@ struct CellGrid {
         let markRow = marks + row &* markStride
         if rx <= 0 {
             CellGrid.deposit(cellRow, markRow, -1, 0, 0, height)
-            note(row, 0, 0)
             return
         }
         let first = lx &>> 8
@@ -208,7 +194,6 @@ struct CellGrid {
             let c = Int(truncatingIfNeeded: first)
             CellGrid.deposit(
                 cellRow, markRow, c, lx &- (first &<< 8), rx &- (first &<< 8), height)
-            note(row, c, c &+ 1)
             return
         }
         // y at each column boundary X is ly + floor((dy * (X - lx) + dx / 2) / dx),
@@ -242,7 +227,6 @@ struct CellGrid {
             CellGrid.deposit(cellRow, markRow, to, 0, rx &- px, sign &* (ry &- py))
             to &+= 1
         }
-        note(row, Int(truncatingIfNeeded: max(first, 0)), to)
     }
 
     /// Deposits a piece of edge of signed height `h` crossing cell `c` between
@@ -267,13 +251,6 @@ struct CellGrid {
         if c & 63 == 63 { markRow[(c &>> 6) &+ 1] |= 1 }
     }
 
-    /// Widens row `row`'s range of marked cells to hold `a...b`.
-    @inline(__always)
-    private func note(_ row: Int, _ a: Int, _ b: Int) {
-        rowMin[row] = min(rowMin[row], Int32(truncatingIfNeeded: a))
-        rowMax[row] = max(rowMax[row], Int32(truncatingIfNeeded: b))
-    }
-
     @inline(__always)
     private static func alphaOf(_ sum: Int64) -> UInt8 {
         let area = sum < 0 ? -sum : sum
@@ -283,16 +260,13 @@ struct CellGrid {
     /// Resolves row `r` into `runs`, clears its cells, returns the run count.
     func resolve(_ r: Int) -> Int {
         var runCount = 0
-        let lo = Int(rowMin[r])
-        let hi = Int(rowMax[r])
-        if lo > hi { return 0 }
         let width = bounds.width
         let cellRow = cells + r * cellStride
         let markRow = marks + r * markStride
         var sum: Int64 = 0
         var x = 0  // first pixel not yet in a run
-        var word = lo >> 6
-        while word <= hi >> 6 {
+        var word = 0
+        while word < markStride {
             var bits = markRow[word]
             markRow[word] = 0
             while bits != 0 {
