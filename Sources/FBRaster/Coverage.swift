@@ -145,27 +145,23 @@ struct CellGrid {
         // first row boundary of an edge that starts inside a row, and an end
         // the area cuts off, divide (and the step, if there is a whole row).
         var xs = RoundedSegment(from: ya, to: yb, by: xb &- xa)
+        var row = top &>> 8
+        let lastRow = (bottom &- 1) &>> 8
+        if (top &+ 255) &>> 8 < lastRow { xs.prepareSteps() }  // a whole row to step over
         xs.move(to: top)
-        if ((top &+ 255) & ~255) &+ 256 <= bottom { xs.prepareSteps() }  // a whole row
-        var y = top
         var x = xa &+ xs.q
-        while y < bottom {
-            let row = y &>> 8
-            let rowEnd = (row &+ 1) &<< 8
-            let yNext: Int64
-            if y == row &<< 8 && rowEnd <= bottom {
-                yNext = rowEnd
-                xs.step()
-            } else {
-                yNext = min(bottom, rowEnd)
-                xs.move(to: yNext)
-            }
+        var y = top &- (row &<< 8)  // where the edge enters the row
+        while row < lastRow {
+            // It leaves the row at its bottom.
+            if y == 0 { xs.step() } else { xs.move(to: (row &+ 1) &<< 8) }
             let xNext = xa &+ xs.q
-            rowSegment(
-                Int(truncatingIfNeeded: row), x, y &- (row &<< 8), xNext, yNext &- (row &<< 8), dir)
-            y = yNext
+            rowSegment(Int(truncatingIfNeeded: row), x, y, xNext, 256, dir)
             x = xNext
+            y = 0
+            row &+= 1
         }
+        xs.move(to: bottom)
+        rowSegment(Int(truncatingIfNeeded: row), x, y, xa &+ xs.q, bottom &- (row &<< 8), dir)
     }
 
     /// The part of an edge inside one row, going down (`ya < yb`, heights in
@@ -204,6 +200,16 @@ struct CellGrid {
         // without one. Cell -1 is all of the row left of the area (where an
         // edge only adds its height to every pixel); right of it, nothing.
         var ys = RoundedSegment(from: lx, to: rx, by: ry &- ly)
+        if first >= 0 && last == first &+ 1 && last < Int64(width) {
+            // The next most common: two cells inside the area.
+            let boundary = last &<< 8
+            ys.move(to: boundary)
+            let by = ly &+ ys.q
+            let c = Int(truncatingIfNeeded: first)
+            CellGrid.deposit(cellRow, markRow, c, lx &- (first &<< 8), 256, sign &* (by &- ly))
+            CellGrid.deposit(cellRow, markRow, c &+ 1, 0, rx &- boundary, sign &* (ry &- by))
+            return
+        }
         let firstX = max(first &+ 1, 0)  // the boundaries crossed inside the area
         let lastX = min(last, Int64(width))
         ys.move(to: firstX &<< 8)
@@ -222,10 +228,9 @@ struct CellGrid {
             if c == lastX { break }
             ys.step()
         }
-        var to = Int(truncatingIfNeeded: lastX)
         if last < Int64(width) {
-            CellGrid.deposit(cellRow, markRow, to, 0, rx &- px, sign &* (ry &- py))
-            to &+= 1
+            CellGrid.deposit(
+                cellRow, markRow, Int(truncatingIfNeeded: last), 0, rx &- px, sign &* (ry &- py))
         }
     }
 
