@@ -83,8 +83,9 @@ final class CoverageAccumulator {
                             var px = v[2 * p] - ox
                             var py = v[2 * p + 1] - oy
                             for k in i..<stop {
-                                let x = v[2 * k] - ox
-                                let y = v[2 * k + 1] - oy
+                                // Vertices are clamped to 2^28 (no overflow).
+                                let x = v[2 &* k] &- ox
+                                let y = v[2 &* k &+ 1] &- oy
                                 g.line(px, py, x, y)
                                 px = x
                                 py = y
@@ -151,23 +152,28 @@ struct CellGrid {
         xs.move(to: top)
         var x = xa &+ xs.q
         var y = top &- (row &<< 8)  // where the edge enters the row
+        var cellRow = cells + Int(truncatingIfNeeded: row) &* cellStride
+        var markRow = marks + Int(truncatingIfNeeded: row) &* markStride
         while row < lastRow {
             // It leaves the row at its bottom.
             if y == 0 { xs.step() } else { xs.move(to: (row &+ 1) &<< 8) }
             let xNext = xa &+ xs.q
-            rowSegment(Int(truncatingIfNeeded: row), x, y, xNext, 256, dir)
+            rowSegment(cellRow, markRow, x, y, xNext, 256, dir)
             x = xNext
             y = 0
             row &+= 1
+            cellRow += cellStride
+            markRow += markStride
         }
         xs.move(to: bottom)
-        rowSegment(Int(truncatingIfNeeded: row), x, y, xa &+ xs.q, bottom &- (row &<< 8), dir)
+        rowSegment(cellRow, markRow, x, y, xa &+ xs.q, bottom &- (row &<< 8), dir)
     }
 
-    /// The part of an edge inside one row, going down (`ya < yb`, heights in
-    /// 0...256 of the row).
+    /// The part of an edge inside the row of `cellRow` and `markRow`, going
+    /// down (`ya < yb`, heights in 0...256 of the row).
     private func rowSegment(
-        _ row: Int, _ xa: Int64, _ ya: Int64, _ xb: Int64, _ yb: Int64, _ dir: Int64
+        _ cellRow: UnsafeMutablePointer<Int32>, _ markRow: UnsafeMutablePointer<UInt64>,
+        _ xa: Int64, _ ya: Int64, _ xb: Int64, _ yb: Int64, _ dir: Int64
     ) {
         // Walk left to right. y is monotonic along the edge, so a piece from
         // y0 to y1 has the height `sign * (y1 - y0)` (with the edge's direction).
@@ -177,8 +183,6 @@ struct CellGrid {
         let width = bounds.width
         let right = Int64(width) &<< 8
         if lx >= right { return }  // only pixels past the right edge would change
-        let cellRow = cells + row &* cellStride
-        let markRow = marks + row &* markStride
         if rx <= 0 {
             CellGrid.deposit(cellRow, markRow, -1, 0, 0, height)
             return
