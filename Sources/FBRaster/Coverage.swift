@@ -17,8 +17,6 @@ final class CoverageAccumulator {
     private(set) var grid = CellGrid()
     private var cellCapacity = 0
     private var markCapacity = 0
-    private var rowMinCapacity = 0
-    private var rowMaxCapacity = 0
     private var pixelCapacity = 0
     private var runCapacity = 0
 
@@ -31,8 +29,6 @@ final class CoverageAccumulator {
     deinit {
         grid.cells.deallocate()
         grid.marks.deallocate()
-        grid.rowMin.deallocate()
-        grid.rowMax.deallocate()
         grid.alpha.deallocate()
         grid.runs.deallocate()
     }
@@ -45,17 +41,11 @@ final class CoverageAccumulator {
         g.markStride = (g.cellStride + 63) / 64
         grow(&g.cells, &cellCapacity, g.cellStride * rect.height, zero: 0)
         grow(&g.marks, &markCapacity, g.markStride * rect.height, zero: 0)
-        grow(&g.rowMin, &rowMinCapacity, rect.height, zero: 0)
-        grow(&g.rowMax, &rowMaxCapacity, rect.height, zero: 0)
         grow(&g.alpha, &pixelCapacity, g.cellStride, zero: 0)
         // At most one run per pixel plus the gaps between them.
         grow(
             &g.runs, &runCapacity, g.cellStride + 1, zero: CoverageRun(start: 0, count: 0, alpha: 0)
         )
-        for r in 0..<rect.height {
-            g.rowMin[r] = Int32.max
-            g.rowMax[r] = Int32.min
-        }
         grid = g
     }
 
@@ -93,8 +83,9 @@ final class CoverageAccumulator {
                             var px = v[2 * p] - ox
                             var py = v[2 * p + 1] - oy
                             for k in i..<stop {
-                                let x = v[2 * k] - ox
-                                let y = v[2 * k + 1] - oy
+                                // Vertices are clamped to 2^28 (no overflow).
+                                let x = v[2 &* k] &- ox
+                                let y = v[2 &* k &+ 1] &- oy
                                 g.line(px, py, x, y)
                                 px = x
                                 py = y
@@ -118,14 +109,16 @@ struct CellGrid {
     var bounds = IntRect(x: 0, y: 0, width: 0, height: 0)
     var cells = UnsafeMutablePointer<Int32>.allocate(capacity: 0)
     var marks = UnsafeMutablePointer<UInt64>.allocate(capacity: 0)
-    var rowMin = UnsafeMutablePointer<Int32>.allocate(capacity: 0)
-    var rowMax = UnsafeMutablePointer<Int32>.allocate(capacity: 0)
     var alpha = UnsafeMutablePointer<UInt8>.allocate(capacity: 0)
     var runs = UnsafeMutablePointer<CoverageRun>.allocate(capacity: 0)
     var cellStride = 0
     var markStride = 0
 
     /// One edge, in subpixels relative to the bounds' origin.
+    ///
+    /// Arithmetic here and in `rowSegment` wraps (`&+`, `&*`): vertices are
+    /// clamped to 2^28 subpixels (`Flattener`), so no product comes near
+    /// 2^63, and the overflow checks would cost more than the work.
     func line(_ x0: Int64, _ y0: Int64, _ x1: Int64, _ y1: Int64) {
         if y0 == y1 { return }
         let (xa, ya, xb, yb, dir): (Int64, Int64, Int64, Int64, Int64) =
@@ -144,62 +137,54 @@ struct CellGrid {
                 let r = Int(truncatingIfNeeded: row)
                 CellGrid.deposit(
                     cells + r &* cellStride, marks + r &* markStride, -1, 0, 0, dir &* (next &- y))
-                note(r, 0, 0)
                 y = next
             }
             return
         }
-        let dx = xb - xa
-        let dy = yb - ya
-        // x(y) = xa + floor((dx * (y - ya) + dy / 2) / dy), i.e. rounded to
-        // nearest. Whole rows step it without dividing (a DDA with an exact
-        // remainder): only the first and last rows divide.
-        let half = dy >> 1
-        var (q, r) = floorDivMod(dx * (top - ya) + half, dy)
-        let (stepQ, stepR) = floorDivMod(dx << 8, dy)
-        var y = top
-        var x = xa + q
-        while y < bottom {
-            let row = y >> 8
-            let rowEnd = (row + 1) << 8
-            let yNext: Int64
-            if y == row << 8 && rowEnd <= bottom {
-                yNext = rowEnd
-                q += stepQ
-                r += stepR
-                if r >= dy {
-                    q += 1
-                    r -= dy
-                }
-            } else {
-                yNext = min(bottom, rowEnd)
-                (q, r) = floorDivMod(dx * (yNext - ya) + half, dy)
-            }
-            let xNext = xa + q
-            rowSegment(Int(row), x, y - (row << 8), xNext, yNext - (row << 8), dir)
-            y = yNext
+        // x(y) = xa + floor((dx * (y - ya) + dy / 2) / dy), rounded to nearest.
+        // At the edge's ends that is xa and xb; whole rows step it. Only the
+        // first row boundary of an edge that starts inside a row, and an end
+        // the area cuts off, divide (and the step, if there is a whole row).
+        var xs = RoundedSegment(from: ya, to: yb, by: xb &- xa)
+        var row = top &>> 8
+        let lastRow = (bottom &- 1) &>> 8
+        if (top &+ 255) &>> 8 < lastRow { xs.prepareSteps() }  // a whole row to step over
+        xs.move(to: top)
+        var x = xa &+ xs.q
+        var y = top &- (row &<< 8)  // where the edge enters the row
+        var cellRow = cells + Int(truncatingIfNeeded: row) &* cellStride
+        var markRow = marks + Int(truncatingIfNeeded: row) &* markStride
+        while row < lastRow {
+            // It leaves the row at its bottom.
+            if y == 0 { xs.step() } else { xs.move(to: (row &+ 1) &<< 8) }
+            let xNext = xa &+ xs.q
+            rowSegment(cellRow, markRow, x, y, xNext, 256, dir)
             x = xNext
+            y = 0
+            row &+= 1
+            cellRow += cellStride
+            markRow += markStride
         }
+        xs.move(to: bottom)
+        rowSegment(cellRow, markRow, x, y, xa &+ xs.q, bottom &- (row &<< 8), dir)
     }
 
-    /// The part of an edge inside one row: heights `y` in 0...256 of the row.
-    ///
-    /// Arithmetic wraps (`&+`, `&*`): vertices are clamped to 2^28 subpixels
-    /// (`Flattener`), so no product here comes near 2^63, and the overflow
-    /// checks would cost more than the work.
+    /// The part of an edge inside the row of `cellRow` and `markRow`, going
+    /// down (`ya < yb`, heights in 0...256 of the row).
     private func rowSegment(
-        _ row: Int, _ xa: Int64, _ ya: Int64, _ xb: Int64, _ yb: Int64, _ dir: Int64
+        _ cellRow: UnsafeMutablePointer<Int32>, _ markRow: UnsafeMutablePointer<UInt64>,
+        _ xa: Int64, _ ya: Int64, _ xb: Int64, _ yb: Int64, _ dir: Int64
     ) {
-        // Walk left to right; each piece keeps the edge's direction.
-        let (lx, ly, rx, ry) = xa <= xb ? (xa, ya, xb, yb) : (xb, yb, xa, ya)
+        // Walk left to right. y is monotonic along the edge, so a piece from
+        // y0 to y1 has the height `sign * (y1 - y0)` (with the edge's direction).
+        let (lx, ly, rx, ry, sign) =
+            xa <= xb ? (xa, ya, xb, yb, dir) : (xb, yb, xa, ya, 0 &- dir)
+        let height = dir &* (yb &- ya)
         let width = bounds.width
         let right = Int64(width) &<< 8
         if lx >= right { return }  // only pixels past the right edge would change
-        let cellRow = cells + row &* cellStride
-        let markRow = marks + row &* markStride
         if rx <= 0 {
-            CellGrid.deposit(cellRow, markRow, -1, 0, 0, dir &* abs(ry &- ly))
-            note(row, 0, 0)
+            CellGrid.deposit(cellRow, markRow, -1, 0, 0, height)
             return
         }
         let first = lx &>> 8
@@ -208,60 +193,49 @@ struct CellGrid {
             // Most edges of a curve stay in one cell of a row.
             let c = Int(truncatingIfNeeded: first)
             CellGrid.deposit(
-                cellRow, markRow, c, lx &- (first &<< 8), rx &- (first &<< 8), dir &* abs(ry &- ly))
-            note(row, c, c &+ 1)
+                cellRow, markRow, c, lx &- (first &<< 8), rx &- (first &<< 8), height)
             return
         }
         // y at each column boundary X is ly + floor((dy * (X - lx) + dx / 2) / dx),
-        // rounded to nearest and stepped without dividing. Every value comes
-        // from the whole segment, never from a clipped piece of it, so a shape
-        // drawn with a clip gives the very bytes it gives without one.
-        let dx = rx &- lx
-        let dy = ry &- ly
-        let half = dx &>> 1
-        var c = max(first, -1)
-        let end = min(last, Int64(width))
-        var (q, r) = floorDivMod(dy &* (((c &+ 1) &<< 8) &- lx) &+ half, dx)
-        let (stepQ, stepR) = floorDivMod(dy &<< 8, dx)
-        var px = max(lx, c &<< 8)
-        var py = ly
-        if c < 0 {
-            // Left of the area, an edge only adds its height to every pixel.
-            let y0 = ly &+ q
-            CellGrid.deposit(cellRow, markRow, -1, 0, 0, dir &* abs(y0 &- ly))
-            px = 0
-            py = y0
-            c = 0
-            q &+= stepQ
-            r &+= stepR
-            if r >= dx {
-                q &+= 1
-                r &-= dx
-            }
+        // rounded to nearest: one division for the first boundary crossed
+        // inside the area, one more for the step if there are more. Every
+        // value comes from the whole segment, never from a clipped piece of
+        // it, so a shape drawn with a clip gives the very bytes it gives
+        // without one. Cell -1 is all of the row left of the area (where an
+        // edge only adds its height to every pixel); right of it, nothing.
+        var ys = RoundedSegment(from: lx, to: rx, by: ry &- ly)
+        if first >= 0 && last == first &+ 1 && last < Int64(width) {
+            // The next most common: two cells inside the area.
+            let boundary = last &<< 8
+            ys.move(to: boundary)
+            let by = ly &+ ys.q
+            let c = Int(truncatingIfNeeded: first)
+            CellGrid.deposit(cellRow, markRow, c, lx &- (first &<< 8), 256, sign &* (by &- ly))
+            CellGrid.deposit(cellRow, markRow, c &+ 1, 0, rx &- boundary, sign &* (ry &- by))
+            return
         }
-        let from = Int(truncatingIfNeeded: c)
-        while c < end {
-            let by = ly &+ q
+        let firstX = max(first &+ 1, 0)  // the boundaries crossed inside the area
+        let lastX = min(last, Int64(width))
+        ys.move(to: firstX &<< 8)
+        if lastX > firstX { ys.prepareSteps() }
+        var c = firstX &- 1
+        var px = lx
+        var py = ly
+        while true {
+            let by = ly &+ ys.q
             CellGrid.deposit(
                 cellRow, markRow, Int(truncatingIfNeeded: c), px &- (c &<< 8), 256,
-                dir &* abs(by &- py))
-            px = (c &+ 1) &<< 8
-            py = by
+                sign &* (by &- py))
             c &+= 1
-            q &+= stepQ
-            r &+= stepR
-            if r >= dx {
-                q &+= 1
-                r &-= dx
-            }
+            px = c &<< 8
+            py = by
+            if c == lastX { break }
+            ys.step()
         }
-        var to = Int(truncatingIfNeeded: end)
         if last < Int64(width) {
-            let l = Int(truncatingIfNeeded: last)
-            CellGrid.deposit(cellRow, markRow, l, 0, rx &- (last &<< 8), dir &* abs(ry &- py))
-            to = l &+ 1
+            CellGrid.deposit(
+                cellRow, markRow, Int(truncatingIfNeeded: last), 0, rx &- px, sign &* (ry &- py))
         }
-        note(row, max(from, 0), to)
     }
 
     /// Deposits a piece of edge of signed height `h` crossing cell `c` between
@@ -281,15 +255,9 @@ struct CellGrid {
         let inside = h &* (512 &- fx0 &- fx1)
         cellRow[c] &+= Int32(truncatingIfNeeded: inside)
         cellRow[c &+ 1] &+= Int32(truncatingIfNeeded: h &* 512 &- inside)
-        markRow[c &>> 6] |= 1 &<< UInt64(truncatingIfNeeded: c & 63)
-        markRow[(c &+ 1) &>> 6] |= 1 &<< UInt64(truncatingIfNeeded: (c &+ 1) & 63)
-    }
-
-    /// Widens row `row`'s range of marked cells to hold `a...b`.
-    @inline(__always)
-    private func note(_ row: Int, _ a: Int, _ b: Int) {
-        rowMin[row] = min(rowMin[row], Int32(truncatingIfNeeded: a))
-        rowMax[row] = max(rowMax[row], Int32(truncatingIfNeeded: b))
+        // Cells c and c + 1: one word unless c is the last bit of its word.
+        markRow[c &>> 6] |= 3 &<< UInt64(truncatingIfNeeded: c & 63)
+        if c & 63 == 63 { markRow[(c &>> 6) &+ 1] |= 1 }
     }
 
     @inline(__always)
@@ -301,16 +269,13 @@ struct CellGrid {
     /// Resolves row `r` into `runs`, clears its cells, returns the run count.
     func resolve(_ r: Int) -> Int {
         var runCount = 0
-        let lo = Int(rowMin[r])
-        let hi = Int(rowMax[r])
-        if lo > hi { return 0 }
         let width = bounds.width
         let cellRow = cells + r * cellStride
         let markRow = marks + r * markStride
         var sum: Int64 = 0
         var x = 0  // first pixel not yet in a run
-        var word = lo >> 6
-        while word <= hi >> 6 {
+        var word = 0
+        while word < markStride {
             var bits = markRow[word]
             markRow[word] = 0
             while bits != 0 {
@@ -369,10 +334,66 @@ struct CoverageRun {
     var alpha: Int16
 }
 
+/// A segment's coordinate `v` at `t`, from `(t0, v0)` to `(t1, v0 + dv)`
+/// with `t0 < t1`: `v0 + floor((dv * (t - t0) + dt / 2) / dt)` with
+/// `dt = t1 - t0`, rounded to nearest. It is kept as the quotient `q` (the
+/// offset from `v0`) and its remainder, so whole pixels (256 subpixels) step
+/// it without dividing: a DDA with an exact remainder.
+struct RoundedSegment {
+    private let t0: Int64
+    private let t1: Int64
+    private let dv: Int64
+    private let dt: Int64
+    private let half: Int64
+    /// `v(t) - v0` at the current `t`.
+    private(set) var q: Int64 = 0
+    private var r: Int64
+    private var stepQ: Int64 = 0
+    private var stepR: Int64 = 0
+
+    /// Starts at `t0`.
+    @inline(__always)
+    init(from t0: Int64, to t1: Int64, by dv: Int64) {
+        self.t0 = t0
+        self.t1 = t1
+        self.dv = dv
+        dt = t1 &- t0
+        half = dt &>> 1
+        r = half
+    }
+
+    /// Moves to `t`; at either end that is the end itself, with no division.
+    @inline(__always)
+    mutating func move(to t: Int64) {
+        if t == t0 {
+            (q, r) = (0, half)
+        } else if t == t1 {
+            (q, r) = (dv, half)
+        } else {
+            (q, r) = floorDivMod(dv &* (t &- t0) &+ half, dt)
+        }
+    }
+
+    /// Divides once, for `step`.
+    @inline(__always)
+    mutating func prepareSteps() { (stepQ, stepR) = floorDivMod(dv &<< 8, dt) }
+
+    /// Moves 256 subpixels on (`prepareSteps` first).
+    @inline(__always)
+    mutating func step() {
+        q &+= stepQ
+        r &+= stepR
+        if r >= dt {
+            q &+= 1
+            r &-= dt
+        }
+    }
+}
+
 /// `(floor(n / d), n - d * floor(n / d))` for `d > 0`: the remainder is in `0..<d`.
 @inline(__always)
 func floorDivMod(_ n: Int64, _ d: Int64) -> (Int64, Int64) {
     let q = n / d
-    let r = n - q * d
-    return r < 0 ? (q - 1, r + d) : (q, r)
+    let r = n &- q &* d  // |r| < d: nothing here can overflow
+    return r < 0 ? (q &- 1, r &+ d) : (q, r)
 }
