@@ -110,6 +110,8 @@ public final class SimulatedDisplay: Display {
     /// The vertical blank that will latch the last present; the next back
     /// buffer is free after it.
     private var pendingFlip: UInt64?
+    /// The index of the blank the last present latched on.
+    private var lastBlank: UInt64?
 
     /// Presents so far.
     public private(set) var presentCount = 0
@@ -165,11 +167,20 @@ public final class SimulatedDisplay: Display {
         // The transfer takes its time; the frame then latches on the next
         // blank, which the next `backBuffer()` waits for (as a page flip).
         if options.presentNanoseconds > 0 {
-            waitClock.sleep(until: waitClock.now() + options.presentNanoseconds)
+            // A transfer in flight finishes, also when a stop is requested.
+            waitClock.finish(until: waitClock.now() + options.presentNanoseconds)
         }
-        let period = 1_000_000_000 / UInt64(options.refreshHz)
+        // Blank k is at `opened + floor(k * 1e9 / refresh)` (exact, as the
+        // scheduler's slots: at refresh = fps a frame presented at its slot's
+        // start latches on that very blank). One flip per blank: a present
+        // before the last flip latched waits for the blank after it.
+        let hz = UInt64(options.refreshHz)
         let sinceOpen = waitClock.now() - opened
-        pendingFlip = opened + (sinceOpen + period - 1) / period * period
+        let (q, r) = sinceOpen.quotientAndRemainder(dividingBy: 1_000_000_000)
+        var blank = q * hz + (r * hz + 999_999_999) / 1_000_000_000  // split: no overflow
+        if let last = lastBlank, blank <= last { blank = last + 1 }
+        lastBlank = blank
+        pendingFlip = opened + blank / hz * 1_000_000_000 + blank % hz * 1_000_000_000 / hz
         front = 1 - front
         shown[front] = true
         presentCount += 1

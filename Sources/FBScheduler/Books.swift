@@ -37,6 +37,7 @@ public struct DurationHistogram: Sendable {
     private var counts = [UInt32](repeating: 0, count: 64 * 32)
     public private(set) var count = 0
     public private(set) var maximum: UInt64 = 0
+    public private(set) var minimum: UInt64 = .max
 
     public init() {}
 
@@ -44,6 +45,7 @@ public struct DurationHistogram: Sendable {
         counts[DurationHistogram.bucket(of: nanoseconds)] &+= 1
         count += 1
         maximum = max(maximum, nanoseconds)
+        minimum = min(minimum, nanoseconds)
     }
 
     /// Bucket: the power of two, then the next 5 bits below the top one.
@@ -64,7 +66,9 @@ public struct DurationHistogram: Sendable {
     }
 
     /// The value below which `fraction` (0...1) of the durations lie; 0 when empty.
-    /// `1` gives the exact maximum.
+    /// `1` gives the exact maximum. Within 3 % (the middle of its bucket),
+    /// and never outside the smallest and largest durations recorded: equal
+    /// durations give exactly that duration.
     public func percentile(_ fraction: Double) -> UInt64 {
         guard count > 0 else { return 0 }
         if fraction >= 1 { return maximum }
@@ -72,7 +76,7 @@ public struct DurationHistogram: Sendable {
         var seen = 0
         for (b, c) in counts.enumerated() where c > 0 {
             seen += Int(c)
-            if seen >= rank { return min(DurationHistogram.value(of: b), maximum) }
+            if seen >= rank { return min(max(DurationHistogram.value(of: b), minimum), maximum) }
         }
         return maximum
     }

@@ -6,8 +6,18 @@
 public protocol FrameClock: AnyObject {
     /// Nanoseconds since an arbitrary origin; never decreases.
     func now() -> UInt64
-    /// Returns at `deadline` or later; at once when it has passed.
+    /// Returns at `deadline` or later; at once when it has passed. A clock
+    /// may return early when the run is being stopped (a signal).
     func sleep(until deadline: UInt64)
+    /// Returns at `deadline` or later, even while the run is being stopped:
+    /// work in flight (a slow panel's transfer) finishes.
+    func finish(until deadline: UInt64)
+}
+
+extension FrameClock {
+    public func finish(until deadline: UInt64) {
+        while now() < deadline { sleep(until: deadline) }
+    }
 }
 
 /// A clock that moves only when told: `sleep(until:)` jumps to the deadline.

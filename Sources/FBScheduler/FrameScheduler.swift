@@ -124,12 +124,26 @@ public final class FrameScheduler {
     }
 
     private func play(_ presenter: FramePresenter, lastSlot: Int, shouldStop: () -> Bool) throws {
+        // However the run ends (its last slot, a stop, a wait for a flip that
+        // reached past the end), the slots that passed without a new frame
+        // are dropped: presented + dropped is the slots elapsed.
+        defer {
+            let passed = min(slot(at: clock.now()), lastSlot)
+            if passed > next {
+                books.dropped += passed - next
+                next = passed
+            }
+        }
         while next < lastSlot && !shouldStop() {
             try presenter.prepareFrame()
             let now = clock.now()
             // The slot a frame begun now would land in, and when to begin it.
             let target = max(next, slot(at: now + expected))
-            if target >= lastSlot { break }
+            if target >= lastSlot {
+                // No frame could land in the run: it shows the last one to its end.
+                clock.sleep(until: deadline(ofSlot: lastSlot))
+                break
+            }
             let wake = deadline(ofSlot: target) - min(expected, deadline(ofSlot: target) - start)
             if wake > now {
                 clock.sleep(until: wake)

@@ -91,8 +91,9 @@ import Testing
     func presentsLatchOnTheNextBlank(refresh: Int) throws {
         // On a system clock (here a manual one that started long ago) and on
         // the virtual one: the flip a present queues happens on the first
-        // blank (a whole number of periods from opening) at or after the end
-        // of its transfer; the next back buffer is free from then.
+        // blank (blank k at floor(k * 1e9 / refresh) from opening, exact as
+        // the scheduler's slots) at or after the end of its transfer; the
+        // next back buffer is free from then.
         var rng = SplitMix64(seed: UInt64(refresh))
         let system = ManualClock(start: 987_654_321_012)
         for name in [
@@ -103,6 +104,7 @@ import Testing
             let clock = (d.clock as? ManualClock) ?? system
             let opened = clock.now()
             let period = 1_000_000_000 / UInt64(refresh)
+            let hz = UInt64(refresh)
             for _ in 0..<40 {
                 clock.advance(by: UInt64.random(in: 0...3 * period, using: &rng))
                 let back = try d.backBuffer()
@@ -110,14 +112,34 @@ import Testing
                 let transferred = clock.now() - opened
                 _ = try d.backBuffer()
                 let latched = clock.now() - opened
-                #expect(latched % period == 0, "\(name)")
-                #expect(latched >= transferred && latched < transferred + period, "\(name)")
+                let k = (transferred * hz + 999_999_999) / 1_000_000_000
+                #expect(latched == k * 1_000_000_000 / hz, "\(name)")
+                #expect(latched >= transferred && latched <= transferred + period, "\(name)")
                 // Without a present pending, the back buffer is there at once.
                 let again = clock.now()
                 _ = try d.backBuffer()
                 #expect(clock.now() == again)
             }
         }
+    }
+
+    /// A present made the moment the last flip latched (a fast frame right
+    /// after waiting for its buffer) latches on the next blank, not on the
+    /// same one: at most one picture per blank.
+    @Test(arguments: [30, 60, 144])
+    func onePresentPerBlank(refresh: Int) throws {
+        let d = try open("sim:8x8?clock=virtual&refresh=\(refresh)")
+        let clock = try #require(d.clock)
+        let opened = clock.now()
+        var latched: [UInt64] = []
+        for _ in 0..<12 {
+            let back = try d.backBuffer()  // waits for the flip before: a blank
+            try d.present(damage: [back.surface.bounds])
+            _ = try d.backBuffer()
+            latched.append(clock.now() - opened)
+        }
+        let blanks = (0..<12).map { UInt64($0) * 1_000_000_000 / UInt64(refresh) }
+        #expect(latched == blanks)
     }
 
     @Test func virtualClockLeavesTheSystemClockAlone() throws {

@@ -29,6 +29,19 @@ import Testing
         #expect(h.percentile(0) == 0)
     }
 
+    /// Every frame taking the same time (a slow panel's fixed transfer) reads
+    /// back as that time, not as the middle of its bucket.
+    @Test(arguments: [UInt64(50_000_000), 502_937_123, 1_234])
+    func equalDurationsGiveThatDuration(_ v: UInt64) {
+        var h = DurationHistogram()
+        for _ in 0..<7 { h.record(v) }
+        #expect(h.percentile(0.5) == v)
+        #expect(h.percentile(0.99) == v)
+        #expect(h.percentile(1) == v)
+        h.record(v + v / 100)
+        #expect((v...(v + v / 100)).contains(h.percentile(0.5)), "within the recorded range")
+    }
+
     @Test func percentilesWithinThreePercentOfSorted() {
         var rng = SplitMix64(seed: 2024)
         for trial in 0..<20 {

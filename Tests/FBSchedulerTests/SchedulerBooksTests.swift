@@ -98,10 +98,12 @@ import Testing
         let (drawn, landed) = slots(p, fps: 50)
         #expect(drawn == [0, 3, 8, 10, 13, 15, 18, 20, 23, 25, 28])
         #expect(landed == [2, 5, 8, 10, 13, 15, 18, 20, 23, 25, 28])
-        // The next frame would land in slot 30, past the run: it ends with
-        // slot 28, whose frame is on screen.
+        // The next frame would land in slot 30, past the run: slot 28's frame
+        // stays on screen to the end, slot 29 gets none (dropped).
         #expect(books.presented == 11)
-        #expect(books.dropped == 18)
+        #expect(books.dropped == 19)
+        #expect(books.slots == 30)
+        #expect(books.elapsed == 600_000_000)
         #expect(books.late == 2)
     }
 

@@ -63,4 +63,44 @@ import Testing
         let books = try FrameScheduler(fps: 1, clock: clock).run(p, slots: .max)
         #expect(books.presented == books.slots)
     }
+
+    /// A presenter whose buffer comes back only after a long wait (a 1 Hz
+    /// panel's flip): the waits reach past the end of the run.
+    final class SlowFlipPresenter: FramePresenter {
+        let clock: ManualClock
+        let flip: UInt64
+        private(set) var frames = 0
+        init(clock: ManualClock, flip: UInt64) {
+            self.clock = clock
+            self.flip = flip
+        }
+        func prepareFrame() throws { if frames > 0 { clock.advance(by: flip) } }
+        func presentFrame(at time: Double) throws -> FrameOutcome {
+            frames += 1
+            return .presented
+        }
+    }
+
+    /// However a run ends, every slot is accounted for: a run of 10 s at
+    /// 30 fps books 300 slots and lasts 10 s, also when the last wait for a
+    /// buffer reaches past its end, or a stop arrives during one.
+    @Test(arguments: [UInt64(1_000_000_000), 700_000_000, 3_000_000_000])
+    func slotsAreAllBookedWhenAWaitPassesTheEnd(flip: UInt64) throws {
+        let clock = ManualClock(start: 5)
+        let p = SlowFlipPresenter(clock: clock, flip: flip)
+        let scheduler = FrameScheduler(fps: 30, clock: clock)
+        let books = try scheduler.run(p, duration: 10_000_000_000)
+        #expect(books.presented + books.dropped == 300)
+        #expect(books.elapsed == 10_000_000_000)
+        #expect(books.presented == p.frames)
+
+        let stopped = ManualClock(start: 5)
+        let q = SlowFlipPresenter(clock: stopped, flip: flip)
+        let stopping = try FrameScheduler(fps: 30, clock: stopped).run(q) { q.frames == 4 }
+        // Stopped right after frame 4, shown in the slot the clock is in: that
+        // slot and every one before it are booked.
+        let current = slotContaining(stopped.now() - 5, fps: 30)
+        #expect(stopping.presented == 4)
+        #expect(stopping.presented + stopping.dropped == current + 1)
+    }
 }
