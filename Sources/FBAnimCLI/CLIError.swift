@@ -45,18 +45,14 @@ enum CLIError: Error, Equatable {
         }
     }
 
-    /// What goes to stderr: `Error: ...`, and for usage errors the usage line
-    /// and a pointer to the help, as swift-argument-parser prints them.
+    /// What goes to stderr: one line, `Error: ...`, and for usage errors a
+    /// pointer to the help at its end (shared/spec/cli.md: "a one-line error
+    /// naming the bad word, and a pointer to `--help`").
     var message: String {
         switch self {
         case .usage(let text, let command):
             let helpCommand = command.map { "\($0.invocation) --help" } ?? "fbanim --help"
-            return """
-                Error: \(text)
-                Usage: \(usageLine(for: command))
-                  See '\(helpCommand)' for more information.
-
-                """
+            return "Error: \(text) (see '\(helpCommand)')\n"
         case .unavailable(let text), .ioError(let text), .noInput(let text),
             .noPermission(let text):
             return "Error: \(text)\n"

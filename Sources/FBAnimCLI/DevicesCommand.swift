@@ -13,12 +13,12 @@ let devicesDiscussion = """
 func runDevices(_ words: ArraySlice<String>) throws(CLIError) {
     let parsed = try parseCommandLine(words, for: .devices)
     if parsed.wantsHelp {
-        StandardStream.output.write(helpText(for: .devices))
+        try writeOutput(helpText(for: .devices))
         return
     }
     let cards = DeviceDiscovery.drmCards().map { DeviceDiscovery.probeCard($0) }
     let framebuffers = DeviceDiscovery.framebuffers().map { DeviceDiscovery.probeFramebuffer($0) }
-    StandardStream.output.write(
+    try writeOutput(
         devicesListing(
             cards: cards, framebuffers: framebuffers, isTerminal: StandardStream.output.isTerminal))
 }

@@ -1,4 +1,5 @@
 import FBLinux
+import Glibc
 
 /// The `fbanim` command line: the only thing `main.swift` calls.
 public enum FBAnimCommand {
@@ -31,7 +32,7 @@ public enum FBAnimCommand {
         case "help":
             try showHelp(words.dropFirst())
         case let word? where isHelpFlag(word):
-            StandardStream.output.write(topLevelHelpText())
+            try writeOutput(topLevelHelpText())
         default:
             try runPlay(words)
         }
@@ -41,7 +42,7 @@ public enum FBAnimCommand {
     static func runPlay(_ words: ArraySlice<String>) throws(CLIError) {
         let parsed = try parseCommandLine(words, for: .play)
         if parsed.wantsHelp {
-            StandardStream.output.write(topLevelHelpText())
+            try writeOutput(topLevelHelpText())
             return
         }
         try play(PlayRequest(parsed))
@@ -50,7 +51,7 @@ public enum FBAnimCommand {
     /// `fbanim help [SUBCOMMAND]`.
     static func showHelp(_ words: ArraySlice<String>) throws(CLIError) {
         guard let name = words.first, name != "help" else {
-            StandardStream.output.write(topLevelHelpText())
+            try writeOutput(topLevelHelpText())
             return
         }
         guard let command = Command(rawValue: name), command.isAvailable else {
@@ -59,6 +60,14 @@ public enum FBAnimCommand {
         if let extra = words.dropFirst().first {
             throw .usage("Unexpected argument '\(extra)'", nil)
         }
-        StandardStream.output.write(helpText(for: command))
+        try writeOutput(helpText(for: command))
     }
+}
+
+/// Writes `text` to standard output. A reader that went away (`EPIPE`, as
+/// `fbanim --help | head -1`) ends the output quietly, as SIGPIPE would;
+/// any other failure (a closed or full output) is an I/O error, exit 74.
+func writeOutput(_ text: String) throws(CLIError) {
+    guard let error = StandardStream.output.write(text), error.errno != EPIPE else { return }
+    throw .ioError("cannot write to standard output: \(error.reason)")
 }

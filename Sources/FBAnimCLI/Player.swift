@@ -14,6 +14,10 @@ final class SystemClock: FrameClock {
             if SignalFlags.stopRequested { return }
         }
     }
+
+    func finish(until deadline: UInt64) {
+        while !sleepUntilMonotonic(deadline) {}
+    }
 }
 
 /// Draws a loader's frames into a display's back buffers and presents only
@@ -89,8 +93,11 @@ func play(_ request: PlayRequest) throws(CLIError) {
             shouldStop: {
                 if SignalFlags.takeStatsRequest() {
                     let s = Statistics.running(
-                        books: scheduler.books, loader: request.loader.rawValue, device: name)
+                        books: scheduler.books, loader: request.loader.rawValue,
+                        device: display.description.name)
                     StandardStream.error.write(s.text)
+                    // On a terminal preview the text landed on the picture.
+                    (display as? TerminalDisplay)?.repaintEverything()
                 }
                 return SignalFlags.stopRequested
             })
@@ -103,9 +110,10 @@ func play(_ request: PlayRequest) throws(CLIError) {
     display.close()
     if let failure { throw failure }
     let statistics = Statistics(
-        books: scheduler.books, loader: request.loader.rawValue, device: name)
+        books: scheduler.books, loader: request.loader.rawValue,
+        device: display.description.name)
     switch request.stats {
-    case .json?: StandardStream.output.write(statistics.json)
+    case .json?: try writeOutput(statistics.json)
     case .text?: StandardStream.error.write(statistics.text)
     case nil: break
     }

@@ -63,7 +63,7 @@ func invalid(_ word: String, _ name: String, _ error: InvalidValue, for command:
 func runRender(_ words: ArraySlice<String>) throws(CLIError) {
     let parsed = try parseCommandLine(words, for: .render)
     if parsed.wantsHelp {
-        StandardStream.output.write(helpText(for: .render))
+        try writeOutput(helpText(for: .render))
         return
     }
     let request = try RenderRequest(parsed)

@@ -98,7 +98,8 @@ public final class FrameRenderer {
     /// Draws the frame at `time` into a display's back buffer, redrawing only
     /// what changed since the frame the buffer holds (`age` presents ago, 0:
     /// unknown contents, so everything). Returns the rectangles to present,
-    /// or `nil` when the frame equals the one last returned (nothing drawn).
+    /// or `nil` when the frame equals the one last returned and the buffer
+    /// holds a known frame (`age > 0`): nothing drawn.
     ///
     /// The pixels are the bytes `render(time:into:)` would give.
     public func renderDamage(time: Double, into surface: Surface, age: Int) -> DamageList? {
@@ -133,7 +134,9 @@ public final class FrameRenderer {
         swap(&shown, &current)
         swap(&shownBounds, &currentBounds)
         hasShown = true
-        if changed.isEmpty { return nil }
+        // A buffer of unknown contents (age 0) is drawn whole even when
+        // nothing moved: it may not hold this picture at all.
+        if changed.isEmpty && age > 0 { return nil }
 
         newest = (newest + 1) % FrameRenderer.maxAge
         history[newest].removeAll()

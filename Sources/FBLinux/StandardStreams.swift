@@ -9,13 +9,19 @@ public struct StandardStream: Sendable {
     /// File descriptor 2.
     public static let error = StandardStream(fd: STDERR_FILENO)
 
-    /// Writes all of `text` as UTF-8 (`write(2)`, repeated after short writes).
-    ///
-    /// Failures are dropped: a message that cannot reach the terminal has
-    /// nowhere else to go.
-    public func write(_ text: String) {
+    /// Writes all of `text` as UTF-8 (`write(2)`, repeated after short
+    /// writes). Returns the failure, if any (a closed or full output is the
+    /// caller's to report, or not: a message that cannot reach the terminal
+    /// has nowhere else to go).
+    @discardableResult
+    public func write(_ text: String) -> SystemError? {
         let bytes = Array(text.utf8)
-        try? writeAll(fd, bytes, call: "write")
+        do throws(SystemError) {
+            try writeAll(fd, bytes, call: "write", inherited: true)
+            return nil
+        } catch {
+            return error
+        }
     }
 
     /// Whether the stream is a terminal (`isatty(3)`).
@@ -28,7 +34,11 @@ public func exitProcess(_ status: Int32) -> Never {
 }
 
 /// Writes every byte to `fd`, continuing after short writes and `EINTR`.
-func writeAll(_ fd: Int32, _ bytes: [UInt8], call: String) throws(SystemError) {
+/// `inherited`: `fd` came from the parent (standard output or error), and
+/// may have been closed there: `EBADF` is an answer, not a bug.
+func writeAll(_ fd: Int32, _ bytes: [UInt8], call: String, inherited: Bool = false)
+    throws(SystemError)
+{
     // withUnsafeBytes is not typed-throws yet: carry the error out as a value.
     let failure: SystemError? = bytes.withUnsafeBytes { buffer in
         var offset = 0
@@ -37,7 +47,7 @@ func writeAll(_ fd: Int32, _ bytes: [UInt8], call: String) throws(SystemError) {
             let count = min(buffer.count - offset, 1 << 30)
             let written: Int
             do throws(SystemError) {
-                written = try systemCall(call) {
+                written = try systemCall(call, inherited: inherited) {
                     Glibc.write(fd, buffer.baseAddress! + offset, count)
                 }
             } catch {

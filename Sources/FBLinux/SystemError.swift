@@ -38,7 +38,8 @@ public struct SystemError: Error, Equatable, Hashable, Sendable, CustomStringCon
 /// - Returns: the call's result, never `-1`.
 @inline(__always)
 func systemCall<Result: BinaryInteger>(
-    _ name: String, retryOnInterrupt: Bool = true, _ call: () -> Result
+    _ name: String, retryOnInterrupt: Bool = true, inherited: Bool = false,
+    _ call: () -> Result
 ) throws(SystemError) -> Result {
     while true {
         let result = call()
@@ -47,8 +48,10 @@ func systemCall<Result: BinaryInteger>(
         if code == EINTR && retryOnInterrupt { continue }
         // A closed descriptor or a bad pointer is fbanim's bug, not the
         // system's answer: stop here rather than report it as an I/O error.
+        // Except on a descriptor fbanim was given (`inherited`: standard
+        // output or error), which its parent may have closed.
         precondition(
-            code != EBADF && code != EFAULT,
+            (code != EBADF || inherited) && code != EFAULT,
             "\(name): \(SystemError(errno: code, call: name).reason) (a bug in fbanim)")
         throw SystemError(errno: code, call: name)
     }

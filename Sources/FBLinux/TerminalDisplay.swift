@@ -6,8 +6,9 @@ import Glibc
 
 /// A display whose size can change while it is open (a terminal window).
 public protocol ResizableDisplay: Display {
-    /// Takes a pending size change. Returns whether the size changed: back
-    /// buffers taken before are then stale, and the next one has the new size.
+    /// Takes a pending size change (or repaint). Returns whether the picture
+    /// must be drawn whole again: back buffers taken before are then stale,
+    /// and the next one has the new size and age 0.
     func updateSize() throws -> Bool
 }
 
@@ -40,6 +41,7 @@ public final class TerminalDisplay: ResizableDisplay {
     static let restoreTimeout: UInt64 = 1_000_000_000
     private var buffer: PixelBuffer
     private var presented = false
+    private var repaintRequested = false
     private var isOpen = true
     private var output: [UInt8] = []
 
@@ -79,15 +81,25 @@ public final class TerminalDisplay: ResizableDisplay {
     /// Takes a pending SIGWINCH: when the terminal's size changed, the screen
     /// is cleared and the next back buffer has the new size (and age 0).
     public func updateSize() throws -> Bool {
-        guard SignalFlags.takeResize() else { return false }
+        let resized = SignalFlags.takeResize()
+        guard resized || repaintRequested else { return false }
         let (w, h) = TerminalDisplay.pixelSize(fd)
-        guard w != description.width || h != description.height else { return false }
-        buffer = PixelBuffer(width: w, height: h, format: .xrgb8888)
-        description = TerminalDisplay.describe(w, h)
+        let changed = w != description.width || h != description.height
+        guard changed || repaintRequested else { return false }
+        repaintRequested = false
+        if changed {
+            buffer = PixelBuffer(width: w, height: h, format: .xrgb8888)
+            description = TerminalDisplay.describe(w, h)
+        }
         presented = false
         try send("\u{1B}[0m\u{1B}[2J")
         return true
     }
+
+    /// Something else wrote to the terminal (the books printed on SIGUSR1):
+    /// the next frame clears it and draws the whole picture again, as after
+    /// a resize.
+    public func repaintEverything() { repaintRequested = true }
 
     public func backBuffer() throws -> BackBuffer {
         _ = try updateSize()

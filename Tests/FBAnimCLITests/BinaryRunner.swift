@@ -40,7 +40,10 @@ enum Fbanim {
     ///
     /// A run that outlives `timeoutSeconds` is killed with SIGKILL (SIGTERM
     /// may be blocked in a child of a test thread), so no test can hang.
-    static func run(_ arguments: [String]) throws -> RunResult {
+    ///
+    /// `redirect`: shell redirections applied to the binary's standard
+    /// streams (`">&-"` closes standard output), through `/bin/sh -c exec`.
+    static func run(_ arguments: [String], redirect: String? = nil) throws -> RunResult {
         try #require(
             FileManager.default.isExecutableFile(atPath: binaryPath),
             """
@@ -48,8 +51,13 @@ enum Fbanim {
             (swift test builds it too), or set FBANIM_BINARY
             """)
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: binaryPath)
-        process.arguments = arguments
+        if let redirect {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "exec \"$0\" \"$@\" \(redirect)", binaryPath] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: binaryPath)
+            process.arguments = arguments
+        }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out

@@ -89,12 +89,11 @@ let badCommandLines: [BadCommandLine] =
         #expect(result.status == 64 && !result.crashed, "\(result)")
         #expect(result.stdout.isEmpty)
         let lines = result.stderrLines
-        #expect(lines.count == 3, "\(result.stderr)")
-        guard lines.count == 3 else { return }
+        #expect(lines.count == 1, "\(result.stderr)")
+        guard lines.count == 1 else { return }
         #expect(lines[0].hasPrefix("Error: "))
         #expect(lines[0].contains("'\(badWord)"), "\(lines[0]) does not name \(badWord)")
-        #expect(lines[1].hasPrefix("Usage: fbanim render <loader> --size <WxH>"))
-        #expect(lines[2] == "  See 'fbanim render --help' for more information.")
+        #expect(lines[0].hasSuffix(" (see 'fbanim render --help')"))
         #expect(dir.entries.isEmpty, "nothing may be written: \(dir.entries)")
     }
 
@@ -107,8 +106,7 @@ let badCommandLines: [BadCommandLine] =
     @Test func unknownSubcommandOfHelp() throws {
         let result = try Fbanim.run(["help", "bogus"])
         #expect(result.status == 64)
-        #expect(result.stderrLines.first == "Error: Unknown subcommand 'bogus'")
-        #expect(result.stderrLines.last == "  See 'fbanim --help' for more information.")
+        #expect(result.stderrLines == ["Error: Unknown subcommand 'bogus' (see 'fbanim --help')"])
     }
 
     /// The play command line is already checked against the option table.
@@ -119,10 +117,10 @@ let badCommandLines: [BadCommandLine] =
     func wrongPlayCommandLinesExit64(_ arguments: [String], _ badWord: String) throws {
         let result = try Fbanim.run(arguments)
         #expect(result.status == 64 && !result.crashed)
-        #expect(result.stderrLines.count == 3)
+        #expect(result.stderrLines.count == 1)
         #expect(result.stderrLines.first?.hasPrefix("Error: ") == true)
         #expect(result.stderrLines.first?.contains("'\(badWord)") == true, "\(result.stderr)")
-        #expect(result.stderrLines.last == "  See 'fbanim --help' for more information.")
+        #expect(result.stderrLines.first?.hasSuffix(" (see 'fbanim --help')") == true)
     }
 }
 

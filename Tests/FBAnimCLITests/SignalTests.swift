@@ -128,6 +128,23 @@ import Testing
     }
 
     /// Stopped without `--stats`: exit 0 and nothing printed.
+    /// "Finishes the frame in flight": a stop during a slow panel's transfer
+    /// (1.2 s here) waits for it, then exits 0 with that frame in the books.
+    @Test func stopDuringASlowPresentFinishesIt() throws {
+        let child = try Fbanim.start(
+            ["--device", "sim:64x64?present_ms=1200", "--stats", "json", "radar"])
+        try #require(child.waitUntilCatching(SIGTERM))
+        usleep(300_000)
+        let sent = Date()
+        child.send(SIGTERM)
+        let end = child.wait(timeout: 5)
+        #expect(end.exitedCleanly, "\(end): \(child.stderr)")
+        #expect(Date().timeIntervalSince(sent) >= 0.5, "the transfer was cut short")
+        let stats = try PlayStats(stdout: child.stdout)
+        #expect(try stats.presented >= 1, "\(stats)")
+        #expect(try stats.frameMS().max >= 1200, "\(stats)")
+    }
+
     @Test func stopWithoutStatsPrintsNothing() throws {
         let child = try Fbanim.start(["--device", "sim:160x120", "spinner"])
         try #require(child.waitUntilCatching(SIGTERM))
