@@ -64,13 +64,14 @@ enum Spans<C: PixelCodec> {
     @inline(__always)
     static func blendSweep(
         _ row: UnsafeMutableRawPointer, x: Int, count: Int, y: Int, sampler: SweepSampler,
-        coverage: UnsafePointer<UInt8>, directions: UnsafePointer<UInt32>
+        coverage: UnsafePointer<UInt8>, directions: UnsafePointer<UInt16>
     ) {
         var p = row + x * C.bytesPerPixel
         let cellRow = (y & 3) << 2
         let rgb = sampler.rgb
         for i in 0..<count {
-            let a = UInt32(truncatingIfNeeded: sampler.alpha(direction: directions[i]))
+            let a = UInt32(
+                truncatingIfNeeded: sampler.alpha(direction: UInt32(directions[i]) << 16))
             let m = div255(a &* UInt32(coverage[i]))
             if m != 0 {
                 let out = m == 255 ? rgb : blendRGB(rgb, C.load(p), m)

@@ -52,14 +52,14 @@ struct SweepSampler {
         ((Int64(y) << 8) + 128 - cy).magnitude < 512
     }
 
-    /// `directions[i]` is the direction of pixel `x + i`'s centre (a `DirectionCache` row).
+    /// `directions[i]` is the direction of pixel `x + i`'s centre in 2^-16 turn (a `DirectionCache` row).
     func modulate(
         x: Int, y: Int, count: Int, coverage: UnsafePointer<UInt8>,
-        directions: UnsafePointer<UInt32>, into mask: UnsafeMutablePointer<UInt8>
+        directions: UnsafePointer<UInt16>, into mask: UnsafeMutablePointer<UInt8>
     ) {
         let dy = (Int64(y) << 8) + 128 - cy
         for i in 0..<count {
-            let a = UInt32(alpha(direction: directions[i]))
+            let a = UInt32(alpha(direction: UInt32(directions[i]) << 16))
             let cov = UInt32(coverage[i])
             mask[i] = UInt8(truncatingIfNeeded: div255(a * cov))
         }
