@@ -8,6 +8,7 @@ public enum FBAnimCommand {
     /// Prints help on stdout and errors on stderr.
     /// - Returns: the exit status (see `ExitStatus`).
     public static func main(_ arguments: [String]) -> Int32 {
+        StandardStream.claimClosedStreams()
         do {
             try run(arguments.dropFirst())
             return ExitStatus.success
@@ -68,6 +69,11 @@ public enum FBAnimCommand {
 /// `fbanim --help | head -1`) ends the output quietly, as SIGPIPE would;
 /// any other failure (a closed or full output) is an I/O error, exit 74.
 func writeOutput(_ text: String) throws(CLIError) {
-    guard let error = StandardStream.output.write(text), error.errno != EPIPE else { return }
+    // A closed output was given /dev/null at start (so no device takes its
+    // number): writing there would pass for success.
+    let failure =
+        StandardStream.output.wasClosed
+        ? SystemError(errno: EBADF, call: "write") : StandardStream.output.write(text)
+    guard let error = failure, error.errno != EPIPE else { return }
     throw .ioError("cannot write to standard output: \(error.reason)")
 }

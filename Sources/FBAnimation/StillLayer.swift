@@ -19,7 +19,9 @@ final class StillLayer {
     private let height: Int
     private var layer: PixelBuffer?
     /// Where the layer lies on the screen: the still shapes' bounds, its
-    /// origin on a multiple of 4 (the dither matrix's period).
+    /// origin on a multiple of 4 (the dither matrix's period: a safeguard, as
+    /// 16-bit targets are drawn through an 8-bit canvas and the layer is
+    /// never dithered).
     private var area = IntRect(x: 0, y: 0, width: 0, height: 0)
     /// The shapes drawn in the layer, over the background `background`.
     private var baked: [DrawOp] = []
@@ -96,7 +98,12 @@ final class StillLayer {
     /// Puts `rect` of the still picture into `surface`: a copy where the
     /// layer lies, the background elsewhere (no still shape reaches there).
     func restore(_ rect: IntRect, into surface: Surface, rasterizer: Rasterizer) {
-        guard let layer else { return }
+        guard let layer else {
+            // Unreachable (`prepare` built one before saying shapes are still);
+            // the safe answer is the background.
+            rasterizer.clear(surface, to: background, in: rect)
+            return
+        }
         let r = rect.intersection(surface.bounds)
         if r.isEmpty { return }
         let inside = r.intersection(area)

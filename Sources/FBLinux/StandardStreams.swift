@@ -26,7 +26,30 @@ public struct StandardStream: Sendable {
 
     /// Whether the stream is a terminal (`isatty(3)`).
     public var isTerminal: Bool { isatty(fd) == 1 }
+
+    /// Whether the parent left this stream closed (see `claimClosedStreams`).
+    public var wasClosed: Bool { closedAtStart & (1 << fd) != 0 }
+
+    /// Puts `/dev/null` on standard input, output and error where the parent
+    /// closed them (a service manager may): else the next file fbanim opens
+    /// (the console, a framebuffer) would take that number, and messages
+    /// meant for standard error would be written into the device. Call once,
+    /// first thing.
+    public static func claimClosedStreams() {
+        for fd: Int32 in 0...2 where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
+            // The lowest free number, so `fd` itself (lower ones are open by now).
+            let null = open("/dev/null", O_RDWR)
+            if null >= 0 && null != fd {
+                _ = dup2(null, fd)
+                _ = Glibc.close(null)
+            }
+            closedAtStart |= 1 << fd
+        }
+    }
 }
+
+/// Bit n: descriptor n was closed when fbanim started.
+nonisolated(unsafe) private var closedAtStart: Int32 = 0
 
 /// Ends the process with `status` (`exit(3)`).
 public func exitProcess(_ status: Int32) -> Never {

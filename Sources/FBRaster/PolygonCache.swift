@@ -172,8 +172,9 @@ extension Polygon {
     mutating func place(_ unplaced: Polygon, _ extent: Extent, _ tx: Int64, _ ty: Int64) {
         copy(from: unplaced)
         let limit = Flattener.vertexLimit << 8
-        if extent.minX + tx > -limit && extent.maxX + tx < limit && extent.minY + ty > -limit
-            && extent.maxY + ty < limit
+        // (An empty extent, under three vertices, takes the checked path.)
+        if extent.minX <= extent.maxX && extent.minX + tx > -limit && extent.maxX + tx < limit
+            && extent.minY + ty > -limit && extent.maxY + ty < limit
         {
             // Fixed.subpixel without the clamp: (v + 1/512 px) >> 8; the
             // extent's check rules out overflow.

@@ -127,7 +127,6 @@ import Testing
         }
     }
 
-    /// Stopped without `--stats`: exit 0 and nothing printed.
     /// "Finishes the frame in flight": a stop during a slow panel's transfer
     /// (1.2 s here) waits for it, then exits 0 with that frame in the books.
     @Test func stopDuringASlowPresentFinishesIt() throws {
@@ -145,6 +144,7 @@ import Testing
         #expect(try stats.frameMS().max >= 1200, "\(stats)")
     }
 
+    /// Stopped without `--stats`: exit 0 and nothing printed.
     @Test func stopWithoutStatsPrintsNothing() throws {
         let child = try Fbanim.start(["--device", "sim:160x120", "spinner"])
         try #require(child.waitUntilCatching(SIGTERM))

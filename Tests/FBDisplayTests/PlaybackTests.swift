@@ -119,13 +119,20 @@ final class DamagePresenter: FramePresenter {
         #expect(Array(zip(drawnSlots, landed).dropFirst(2)).allSatisfy { $1 == $0 })
         // One transfer at a time: new frames end at least 50 ms apart, and
         // (across no unchanged frame) one or two slots apart.
+        // Whether no unchanged frame came between new frames j - 1 and j.
+        func adjacent(_ j: Int) -> Bool {
+            !run.calls.contains {
+                !$0.drawn && $0.time > drawn[j - 1].time && $0.time < drawn[j].time
+            }
+        }
         for i in 1..<drawn.count {
             #expect(drawn[i].ended - drawn[i - 1].ended >= 50_000_000, "\(kind) frame \(i)")
-            let unchangedBetween = run.calls.contains {
-                !$0.drawn && $0.time > drawn[i - 1].time && $0.time < drawn[i].time
-            }
-            if !unchangedBetween {
-                #expect((1...2).contains(landed[i] - landed[i - 1]), "\(kind) frame \(i)")
+            // Steady, 50 ms apart: alternately one and two slots (after the
+            // first three frames, which start late).
+            if i >= 3 && adjacent(i) && adjacent(i - 1) {
+                let gap = landed[i] - landed[i - 1]
+                let previous = landed[i - 1] - landed[i - 2]
+                #expect((1...2).contains(gap) && gap + previous == 3, "\(kind) frame \(i)")
             }
         }
         // Dropped: every slot no frame landed in and no unchanged frame kept.
