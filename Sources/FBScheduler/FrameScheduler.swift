@@ -174,9 +174,11 @@ public final class FrameScheduler {
                     let lead = wake < lastSlot ? min(expected, deadline(ofSlot: wake) - start) : 0
                     let begin = deadline(ofSlot: wake) - lead
                     clock.sleep(until: begin)
-                    // Cut short (a stop request): only the slots already past kept the picture.
+                    // Cut short (a stop request): the slots up to the one the
+                    // clock is in kept the picture (as a presented frame books
+                    // its own slot).
                     let now = clock.now()
-                    let reached = now >= begin ? wake : min(max(slot(at: now), next), wake)
+                    let reached = now >= begin ? wake : min(max(slot(at: now) + 1, next), wake)
                     books.presented += reached - next
                     next = reached
                 }

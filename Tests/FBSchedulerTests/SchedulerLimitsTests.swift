@@ -103,4 +103,41 @@ import Testing
         #expect(stopping.presented == 4)
         #expect(stopping.presented + stopping.dropped == current + 1)
     }
+
+    /// A clock whose one long sleep is cut short at `stopAt`, as a stop
+    /// signal cuts a real one.
+    final class InterruptedClock: FrameClock {
+        private(set) var time: UInt64 = 0
+        let stopAt: UInt64
+        private(set) var interrupted = false
+        init(stopAt: UInt64) { self.stopAt = stopAt }
+        func now() -> UInt64 { time }
+        func sleep(until deadline: UInt64) {
+            if deadline > stopAt && !interrupted {
+                time = max(time, stopAt)
+                interrupted = true
+            } else {
+                time = max(time, deadline)
+            }
+        }
+    }
+
+    /// A stop during the wait after an unchanged frame books the slots the
+    /// picture stayed, the one the clock is in included: as a stop after a
+    /// presented frame does (its slot is booked).
+    @Test func stopDuringAnUnchangedWaitBooksTheCurrentSlot() throws {
+        let clock = InterruptedClock(stopAt: slotStart(10, fps: 30) + 5_000_000)
+        final class Presenter: FramePresenter {
+            var calls = 0
+            func presentFrame(at time: Double) throws -> FrameOutcome {
+                calls += 1
+                return calls == 1 ? .presented : .unchanged(until: 100)
+            }
+        }
+        let p = Presenter()
+        let books = try FrameScheduler(fps: 30, clock: clock).run(p) { clock.interrupted }
+        #expect(p.calls == 2)
+        #expect(books.presented == 11, "slots 0...10")
+        #expect(books.dropped == 0)
+    }
 }
