@@ -63,9 +63,10 @@ final class LoaderPlayer: FramePresenter {
         }
         guard let damage = renderer?.renderDamage(time: time, into: s, age: age) else {
             // Nothing changed: the screen already shows this frame, and the
-            // buffer stays ours for the next one.
+            // buffer stays ours for the next one; the scheduler may sleep for
+            // as long as the loader says the picture stays.
             self.back = back
-            return .unchanged(until: time)
+            return .unchanged(until: renderer?.stillUntil(time) ?? time)
         }
         try display.present(damage: damage.rects)
         return .presented

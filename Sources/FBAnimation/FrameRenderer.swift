@@ -162,6 +162,10 @@ public final class FrameRenderer {
         return region
     }
 
+    /// The time until which the frame at `time` stays the same (the
+    /// loader's `stillUntil`): `time` when it may change at once.
+    public func stillUntil(_ time: Double) -> Double { loader.stillUntil(time) }
+
     private var hasCanvasFrame = false
     private lazy var fullScreen: DamageList = {
         var d = DamageList()

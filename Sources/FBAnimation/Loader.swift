@@ -24,6 +24,14 @@ public protocol Loader: Sendable {
 
     /// Appends the frame at `t` seconds (`t >= 0`, finite) to `ops`, in drawing order.
     func frame(at t: Double, into ops: inout [DrawOp])
+
+    /// The time until which the frame at `t` stays the same: a player that
+    /// has shown it may sleep that long. `t` itself when it may change at once.
+    func stillUntil(_ t: Double) -> Double
+}
+
+extension Loader {
+    public func stillUntil(_ t: Double) -> Double { t }
 }
 
 extension LoaderKind {
@@ -47,6 +55,9 @@ public struct RingLoader: Loader {
     public func frame(at t: Double, into ops: inout [DrawOp]) {
         frame(progress: Ring.progress(at: t), into: &ops)
     }
+
+    /// Before the delay only the track shows.
+    public func stillUntil(_ t: Double) -> Double { t < Ring.delay ? Ring.delay : t }
 
     /// The frame at progress `p` (0...1), for progress driven from outside.
     public func frame(progress p: Double, into ops: inout [DrawOp]) {
