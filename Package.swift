@@ -69,10 +69,10 @@ let package = Package(
             name: "FBAnimationTests",
             dependencies: ["FBAnimation", "FBRaster", "_FBTestSupport"],
             resources: [.copy("Goldens")]),
-        .testTarget(name: "FBSchedulerTests", dependencies: ["FBScheduler"]),
+        .testTarget(name: "FBSchedulerTests", dependencies: ["FBScheduler", "_FBTestSupport"]),
         .testTarget(
             name: "FBDisplayTests",
-            dependencies: ["FBDisplay", "FBScheduler", "FBRaster", "FBAnimation"]),
+            dependencies: ["FBDisplay", "FBScheduler", "FBRaster", "FBAnimation", "_FBTestSupport"]),
         .testTarget(name: "FBImageTests", dependencies: ["FBImage", "_FBTestSupport"]),
         .testTarget(name: "FBLinuxTests", dependencies: ["FBLinux", "CFBLinux", "FBRaster"]),
         .testTarget(

@@ -1,6 +1,7 @@
 import FBRaster
 import FBScheduler
 import Testing
+import _FBTestSupport
 
 @testable import FBDisplay
 
@@ -94,7 +95,7 @@ import Testing
         // blank (blank k at floor(k * 1e9 / refresh) from opening, exact as
         // the scheduler's slots) at or after the end of its transfer; the
         // next back buffer is free from then.
-        var rng = SplitMix64(seed: UInt64(refresh))
+        var rng = SeededRandom(seed: UInt64(refresh))
         let system = ManualClock(start: 987_654_321_012)
         for name in [
             "sim:8x8?present_ms=3&refresh=\(refresh)",
@@ -197,18 +198,5 @@ import Testing
             d.close()
             try? d.present(damage: [])
         }
-    }
-}
-
-/// SplitMix64, for seeded random waits.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

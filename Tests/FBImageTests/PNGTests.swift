@@ -87,18 +87,6 @@ func unfilter(_ filtered: [UInt8], width: Int, height: Int) -> (rgb: [UInt8], fi
     return (rgb, filters)
 }
 
-/// A deterministic pseudo-random generator (SplitMix64), so failures repeat.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Pictures that exercise both filters: flat, gradients, noise, tiny, wide.
 enum Picture: String, CaseIterable {
     case onePixel, flat, horizontalGradient, noise, disc, bigNoise
@@ -116,7 +104,7 @@ enum Picture: String, CaseIterable {
 
     var rgb: [UInt8] {
         let (w, h) = size
-        var generator = SplitMix(state: UInt64(w * 1000 + h))
+        var generator = SeededRandom(seed: UInt64(w * 1000 + h))
         var out: [UInt8] = []
         for y in 0..<h {
             for x in 0..<w {

@@ -6,6 +6,7 @@
 
 import Foundation
 import Testing
+import _FBTestSupport
 
 @testable import FBRaster
 

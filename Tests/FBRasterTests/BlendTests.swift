@@ -4,6 +4,7 @@
 // does not even arise).
 
 import Testing
+import _FBTestSupport
 
 @testable import FBRaster
 

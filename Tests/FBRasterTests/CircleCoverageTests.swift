@@ -4,6 +4,7 @@
 
 import Foundation
 import Testing
+import _FBTestSupport
 
 @testable import FBRaster
 

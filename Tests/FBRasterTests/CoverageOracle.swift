@@ -38,6 +38,7 @@
 
 import Foundation
 import Testing
+import _FBTestSupport
 
 @testable import FBRaster
 

@@ -1,4 +1,5 @@
 import Testing
+import _FBTestSupport
 
 @testable import FBRaster
 

@@ -5,6 +5,7 @@
 
 import Foundation
 import Testing
+import _FBTestSupport
 
 @testable import FBRaster
 

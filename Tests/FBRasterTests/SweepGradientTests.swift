@@ -28,6 +28,7 @@
 
 import Foundation
 import Testing
+import _FBTestSupport
 
 @testable import FBRaster
 

@@ -6,20 +6,6 @@ import Foundation
 
 @testable import FBRaster
 
-/// SplitMix64: small, fast and seeded, so every random sweep is the same on
-/// every run and a failing case can be replayed from its index.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 // MARK: Conversions (tests only: the rasterizer holds no floating point)
 
 extension Fixed {

@@ -1,4 +1,5 @@
 import Testing
+import _FBTestSupport
 
 @testable import FBScheduler
 
@@ -43,7 +44,7 @@ import Testing
     }
 
     @Test func percentilesWithinThreePercentOfSorted() {
-        var rng = SplitMix64(seed: 2024)
+        var rng = SeededRandom(seed: 2024)
         for trial in 0..<20 {
             let n = trial < 10 ? Int.random(in: 1...50, using: &rng) : 20_000
             // Log-uniform from 1 ns to about 1000 s, plus a few at the extremes.
@@ -67,7 +68,7 @@ import Testing
     }
 
     @Test func bucketsAreOrderedAndTheirValuesClose() {
-        var rng = SplitMix64(seed: 3)
+        var rng = SeededRandom(seed: 3)
         var samples: [UInt64] = (0..<5_000).map { _ in
             UInt64.random(in: 0...(.max >> UInt64.random(in: 0...63, using: &rng)), using: &rng)
         }

@@ -1,4 +1,5 @@
 import Testing
+import _FBTestSupport
 
 @testable import FBScheduler
 
@@ -19,7 +20,7 @@ import Testing
         var until: [Int?]
     }
 
-    func play(_ rng: inout SplitMix64, unchanged: Bool) throws -> Run {
+    func play(_ rng: inout SeededRandom, unchanged: Bool) throws -> Run {
         let fps = [10, 24, 25, 30, 50, 60, 75, 144, 1000].randomElement(using: &rng)!
         let n = Int.random(in: 1...250, using: &rng)
         let slot = 1_000_000_000 / UInt64(fps)
@@ -108,12 +109,12 @@ import Testing
     }
 
     @Test func newFramesUnderRandomStalls() throws {
-        var rng = SplitMix64(seed: 0x5EED)
+        var rng = SeededRandom(seed: 0x5EED)
         for _ in 0..<300 { check(try play(&rng, unchanged: false)) }
     }
 
     @Test func newAndUnchangedFramesUnderRandomStalls() throws {
-        var rng = SplitMix64(seed: 0xC0FFEE)
+        var rng = SeededRandom(seed: 0xC0FFEE)
         for _ in 0..<300 { check(try play(&rng, unchanged: true)) }
     }
 }

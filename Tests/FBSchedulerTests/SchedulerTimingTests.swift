@@ -1,4 +1,5 @@
 import Testing
+import _FBTestSupport
 
 @testable import FBScheduler
 
@@ -29,7 +30,7 @@ import Testing
     @Test func deadlinesIgnoreHowLateTheClockWoke() throws {
         // A clock that wakes up to 40 % of a slot late must not push later
         // deadlines back (relative sleeps would).
-        var rng = SplitMix64(seed: 42)
+        var rng = SeededRandom(seed: 42)
         let lateness = (0..<2_000).map { _ in UInt64.random(in: 0...13_000_000, using: &rng) }
         var i = 0
         let clock = OversleepingClock { _ in
@@ -60,7 +61,7 @@ import Testing
 
     @Test func durationLimitPlaysTheSlotsThatStartWithinIt() throws {
         // Slot k is played when it starts before the duration ends.
-        var rng = SplitMix64(seed: 7)
+        var rng = SeededRandom(seed: 7)
         for _ in 0..<400 {
             let fps = [1, 24, 30, 60, 144, 1000].randomElement(using: &rng)!
             let duration = UInt64.random(in: 1...3_000_000_000, using: &rng)
