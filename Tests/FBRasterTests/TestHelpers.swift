@@ -1,6 +1,6 @@
-// Shared helpers of the FBRaster tests: a seeded random generator (so a
-// failure reproduces), conversions from Double to the rasterizer's fixed-point
-// types and back, and a white-on-black coverage renderer.
+// Shared helpers of the FBRaster tests: conversions from Double to the
+// rasterizer's fixed-point types and back, and a white-on-black coverage
+// renderer. (The seeded generator, `SeededRandom`, is in _FBTestSupport.)
 
 import Foundation
 
