@@ -42,4 +42,22 @@ enum Dither {
     nonisolated(unsafe) static let to5: UnsafePointer<UInt8> = UnsafePointer(makeTable(bits: 5))
     /// 6-bit levels, built once; never freed.
     nonisolated(unsafe) static let to6: UnsafePointer<UInt8> = UnsafePointer(makeTable(bits: 6))
+
+    /// `fields565[cell * 768 + field * 256 + v]`: the level of 8-bit `v` at
+    /// matrix cell `cell`, already in its place in a 16-bit pixel: field 0
+    /// the top 5 bits (`to5 << 11`), field 1 the middle 6 (`to6 << 5`),
+    /// field 2 the low 5 (`to5`). A pixel is three look-ups ORed together.
+    /// Built once, on first use (24 KB); never freed.
+    nonisolated(unsafe) static let fields565: UnsafePointer<UInt16> = {
+        let table = UnsafeMutablePointer<UInt16>.allocate(capacity: 16 * 768)
+        for cell in 0..<16 {
+            for v in 0..<256 {
+                let i = cell * 256 + v
+                table[cell * 768 + v] = UInt16(to5[i]) << 11
+                table[cell * 768 + 256 + v] = UInt16(to6[i]) << 5
+                table[cell * 768 + 512 + v] = UInt16(to5[i])
+            }
+        }
+        return UnsafePointer(table)
+    }()
 }

@@ -45,30 +45,7 @@ public final class Rasterizer {
     /// a channel is quantised once, with no bias from blending onto dithered
     /// pixels.
     public func convert(_ source: Surface, into target: Surface, in rect: IntRect) {
-        precondition(source.format == .xrgb8888, "convert reads xrgb8888")
-        precondition(source.width == target.width && source.height == target.height, "sizes differ")
-        let r = rect.intersection(target.bounds)
-        if r.isEmpty { return }
-        switch target.format {
-        case .rgb565: convert(RGB565Codec.self, source, target, r)
-        case .bgr565: convert(BGR565Codec.self, source, target, r)
-        case .xrgb8888, .argb8888: convert(XRGB8888Codec.self, source, target, r)
-        case .xbgr8888: convert(XBGR8888Codec.self, source, target, r)
-        case .rgb888: convert(RGB888Codec.self, source, target, r)
-        }
-    }
-
-    private func convert<C: PixelCodec>(_: C.Type, _ s: Surface, _ t: Surface, _ r: IntRect) {
-        for y in r.y..<r.maxY {
-            var from = UnsafeRawPointer(s.base + y * s.stride + r.x * 4)
-            var to = t.base + y * t.stride + r.x * C.bytesPerPixel
-            let cellRow = (y & 3) << 2
-            for x in r.x..<r.maxX {
-                C.store(to, XRGB8888Codec.load(from), dither: cellRow | (x & 3))
-                from += 4
-                to += C.bytesPerPixel
-            }
-        }
+        Convert.run(source, into: target, in: rect)
     }
 
     /// The angle between neighbouring vertices of arcs of `radius` placed by

@@ -7,11 +7,19 @@
 enum Spans<C: PixelCodec> {
     /// Opaque colour over `count` pixels from column `x` of row `y`.
     ///
-    /// One colour on one row repeats every 4 pixels (the dither matrix's
-    /// width): the first 4 are encoded, the rest copied from 4 pixels back.
+    /// 32-bit formats do not dither: one word, stored `count` times (a loop
+    /// LLVM vectorises). Otherwise one colour on one row repeats every 4
+    /// pixels (the dither matrix's width): the first 4 are encoded, the rest
+    /// copied from 4 pixels back, 16-bit formats 8 bytes (4 pixels) at a time.
     @inline(__always)
     static func fill(_ row: UnsafeMutableRawPointer, x: Int, count: Int, y: Int, rgb: UInt32) {
         let start = row + x * C.bytesPerPixel
+        if C.bytesPerPixel == 4 {
+            var word: UInt32 = 0
+            withUnsafeMutableBytes(of: &word) { C.store($0.baseAddress!, rgb, dither: 0) }
+            for i in 0..<count { start.storeBytes(of: word, toByteOffset: i &* 4, as: UInt32.self) }
+            return
+        }
         let cellRow = (y & 3) << 2
         let head = min(count, 4)
         for i in 0..<head {
@@ -21,6 +29,13 @@ enum Spans<C: PixelCodec> {
         let period = 4 * C.bytesPerPixel
         var p = start + period
         let end = start + count * C.bytesPerPixel
+        if C.bytesPerPixel == 2 {
+            let pattern = UnsafeRawPointer(start).loadUnaligned(as: UInt64.self)
+            while end - p >= 8 {
+                p.storeBytes(of: pattern, as: UInt64.self)
+                p += 8
+            }
+        }
         while p < end {
             C.copy(from: p - period, to: p)
             p += C.bytesPerPixel
