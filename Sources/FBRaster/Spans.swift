@@ -13,7 +13,7 @@ enum Spans<C: PixelCodec> {
     /// copied from 4 pixels back, 16-bit formats 8 bytes (4 pixels) at a time.
     @inline(__always)
     static func fill(_ row: UnsafeMutableRawPointer, x: Int, count: Int, y: Int, rgb: UInt32) {
-        let start = row + x * C.bytesPerPixel
+        let start = row + x &* C.bytesPerPixel
         if C.bytesPerPixel == 4 {
             var word: UInt32 = 0
             withUnsafeMutableBytes(of: &word) { C.store($0.baseAddress!, rgb, dither: 0) }
@@ -47,10 +47,10 @@ enum Spans<C: PixelCodec> {
     static func blend(
         _ row: UnsafeMutableRawPointer, x: Int, count: Int, y: Int, rgb: UInt32, m: UInt32
     ) {
-        var p = row + x * C.bytesPerPixel
+        var p = row + x &* C.bytesPerPixel
         let cellRow = (y & 3) << 2
-        for i in x..<(x + count) {
-            C.store(p, blendRGB(rgb, C.load(p), m), dither: cellRow | (i & 3))
+        for i in 0..<count {
+            C.store(p, blendRGB(rgb, C.load(p), m), dither: cellRow | ((x &+ i) & 3))
             p += C.bytesPerPixel
         }
     }
@@ -61,8 +61,20 @@ enum Spans<C: PixelCodec> {
         _ row: UnsafeMutableRawPointer, x: Int, count: Int, y: Int, rgb: UInt32, alpha: UInt32,
         mask: UnsafePointer<UInt8>
     ) {
-        var p = row + x * C.bytesPerPixel
+        var p = row + x &* C.bytesPerPixel
         let cellRow = (y & 3) << 2
+        if alpha == 255 {
+            // div255(255 * v) is v: the mask is the opacity.
+            for i in 0..<count {
+                let m = UInt32(mask[i])
+                if m != 0 {
+                    let out = m == 255 ? rgb : blendRGB(rgb, C.load(p), m)
+                    C.store(p, out, dither: cellRow | ((x &+ i) & 3))
+                }
+                p += C.bytesPerPixel
+            }
+            return
+        }
         for i in 0..<count {
             let m = div255(alpha &* UInt32(mask[i]))
             if m != 0 {
@@ -81,7 +93,7 @@ enum Spans<C: PixelCodec> {
         _ row: UnsafeMutableRawPointer, x: Int, count: Int, y: Int, sampler: SweepSampler,
         coverage: UnsafePointer<UInt8>, directions: UnsafePointer<UInt16>
     ) {
-        var p = row + x * C.bytesPerPixel
+        var p = row + x &* C.bytesPerPixel
         let cellRow = (y & 3) << 2
         let rgb = sampler.rgb
         for i in 0..<count {

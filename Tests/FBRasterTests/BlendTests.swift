@@ -99,6 +99,35 @@ struct BlendTests {
         }
     }
 
+    /// Every (source, destination, opacity) triple in every channel at once:
+    /// the three lanes of `blendRGB` must not leak into each other.
+    @Test("blendRGB over every triple, in every channel")
+    func blendRGBExhaustive() {
+        var failures = 0
+        for m in UInt32(0)...255 {
+            for s in UInt32(0)...255 {
+                for d in UInt32(0)...255 {
+                    // Each channel gets a different pair, all pairs over the loops.
+                    let (s1, d1) = (255 - s, d ^ 0xA5)
+                    let (s2, d2) = (s ^ 0x3C, 255 - d)
+                    let src = 0xFF00_0000 | s2 << 16 | s1 << 8 | s
+                    let dst = 0x7F00_0000 | d2 << 16 | d1 << 8 | d
+                    let expected =
+                        exactBlend(s2, d2, m) << 16 | exactBlend(s1, d1, m) << 8
+                        | exactBlend(s, d, m)
+                    if blendRGB(src, dst, m) != expected {
+                        failures += 1
+                        if failures < 5 {
+                            Issue.record(
+                                "blendRGB(\(src), \(dst), \(m)) = \(blendRGB(src, dst, m))")
+                        }
+                    }
+                }
+            }
+        }
+        #expect(failures == 0)
+    }
+
     @Test("blend endpoints: m = 0 keeps the destination, m = 255 gives the source")
     func blendEndpoints() {
         var wrong = 0
