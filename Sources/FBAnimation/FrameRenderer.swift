@@ -73,6 +73,9 @@ public final class FrameRenderer {
     private lazy var still = StillLayer(width: width, height: height)
     private var hasShown = false
     private static let maxAge = 3
+    /// Where each of the last frames may differ from the still picture.
+    private lazy var blocks = BlockHistory(
+        width: width, height: height, frames: FrameRenderer.maxAge + 1)
 
     /// - Precondition: `width, height > 0`; `style.scale` finite, in `0 < scale <= 64`.
     public init(kind: LoaderKind, width: Int, height: Int, style: LoaderStyle = .init()) {
@@ -111,7 +114,8 @@ public final class FrameRenderer {
         changed.removeAll()
         for (i, op) in ops.enumerated() {
             let placed = DrawOp(
-                op.shape, transform: root.concatenating(op.transform), paint: op.paint)
+                op.shape, transform: root.concatenating(op.transform), paint: op.paint,
+                repeats: op.repeats)
             let old = i < shown.count ? shown[i] : nil
             let bounds =
                 old == placed
@@ -150,17 +154,40 @@ public final class FrameRenderer {
                 region.add(history[(newest - k + FrameRenderer.maxAge) % FrameRenderer.maxAge])
             }
         }
-        if let canvas = canvas(for: surface) {
+        let canvas = canvas(for: surface)
+        let first = still.prepare(
+            shown, format: (canvas?.surface ?? surface).format, background: style.background,
+            rasterizer: rasterizer)
+        let generation = still.generation
+        let map = blocks.begin()
+        let known = age > 0 && age <= historyCount
+        if let canvas {
             // The canvas always holds the last frame: bring it up to date,
-            // then dither what the target's age asks for.
-            draw(hasCanvasFrame ? changed : fullScreen, into: canvas.surface)
+            // then dither what the target's age asks for, where the target's
+            // frame or this one may differ from the still picture.
+            let held = hasCanvasFrame ? blocks.map(presentsAgo: 1, generation) : nil
+            draw(hasCanvasFrame ? changed : fullScreen, into: canvas.surface, first, held, map)
             hasCanvasFrame = true
-            for r in region.rects { rasterizer.convert(canvas.surface, into: surface, in: r) }
+            let target = known ? blocks.map(presentsAgo: age, generation) : nil
+            for r in region.rects {
+                if let target, map.isSparse(in: r, or: target) {
+                    rasterizer.convert(
+                        canvas.surface, into: surface, in: r, marked: map, or: target)
+                } else {
+                    rasterizer.convert(canvas.surface, into: surface, in: r)
+                }
+            }
         } else {
-            draw(region, into: surface)
+            draw(
+                region, into: surface, first,
+                known ? blocks.map(presentsAgo: age, generation) : nil, map)
         }
+        blocks.end(generation)
         return region
     }
+
+    /// Bytes of coverage the renderer keeps for shapes that repeat, and how many shapes.
+    public var keptCoverage: (bytes: Int, shapes: Int) { rasterizer.keptCoverage }
 
     /// The time until which the frame at `time` stays the same (the
     /// loader's `stillUntil`): `time` when it may change at once.
@@ -180,25 +207,49 @@ public final class FrameRenderer {
         return canvas
     }
 
-    /// Redraws the rectangles of `damage` from the shapes of the frame in `shown`.
-    /// The rectangles of a `DamageList` never touch, so drawing each on its
-    /// own composites every pixel once.
-    private func draw(_ damage: DamageList, into surface: Surface) {
-        let first = still.prepare(
-            shown, format: surface.format, background: style.background, rasterizer: rasterizer)
+    /// Redraws the rectangles of `damage` from the shapes of the frame in
+    /// `shown` (the first `first` of them are in the still layer), into a
+    /// surface that holds a frame whose blocks map is `held` (`nil`:
+    /// unknown), marking `map` for the new frame. The rectangles of a
+    /// `DamageList` never touch, so drawing each on its own composites
+    /// every pixel once.
+    ///
+    /// Only the blocks of a rectangle `held` marks are restored: elsewhere
+    /// the surface already shows the still picture.
+    private func draw(
+        _ damage: DamageList, into surface: Surface, _ first: Int, _ held: PaintedBlocks?,
+        _ map: PaintedBlocks
+    ) {
+        if let held { map.copy(from: held) } else { map.markAll() }
         for rect in damage.rects {
             let r = rect.intersection(screen)
             if r.isEmpty { continue }
-            if first > 0 {
-                still.restore(r, into: surface, rasterizer: rasterizer)
+            // A copy from the still layer is a memcpy a row: run by run
+            // pays only where few blocks are marked.
+            let sparse = held?.isSparse(in: r, percent: first > 0 ? 25 : 50) ?? false
+            if let held, sparse, first == 0 {
+                rasterizer.clear(surface, to: style.background, in: r, marked: held)
+            } else if let held, sparse {
+                still.restore(r, into: surface, marked: held, rasterizer: rasterizer)
             } else {
-                rasterizer.clear(surface, to: style.background, in: r)
+                restore(r, surface, first)
             }
+            map.unmark(inside: r)
             for i in first..<shown.count where !shownBounds[i].intersection(r).isEmpty {
                 let op = shown[i]
                 rasterizer.fill(
-                    op.shape, transform: op.transform, paint: op.paint, on: surface, clip: r)
+                    op.shape, transform: op.transform, paint: op.paint, on: surface, clip: r,
+                    keepCoverage: op.repeats, marking: map)
             }
+        }
+    }
+
+    /// Puts the still picture (background and still shapes) in `r`.
+    private func restore(_ r: IntRect, _ surface: Surface, _ first: Int) {
+        if first > 0 {
+            still.restore(r, into: surface, rasterizer: rasterizer)
+        } else {
+            rasterizer.clear(surface, to: style.background, in: r)
         }
     }
 
@@ -240,7 +291,8 @@ public final class FrameRenderer {
         loader.frame(at: time, into: &ops)
         for op in ops {
             rasterizer.fill(
-                op.shape, transform: root.concatenating(op.transform), paint: op.paint, on: target)
+                op.shape, transform: root.concatenating(op.transform), paint: op.paint, on: target,
+                keepCoverage: op.repeats)
         }
         if target.base != surface.base { rasterizer.convert(target, into: surface, in: screen) }
         // The canvas no longer holds the frame `renderDamage` last drew.

@@ -8,11 +8,18 @@ public struct DrawOp: Equatable, Sendable {
     public var shape: Shape
     public var transform: Transform
     public var paint: Paint
+    /// The loader draws this very shape and transform again and again (a
+    /// spinner's leaves cycle through the same poses): its coverage is worth
+    /// keeping (`Rasterizer.fill(keepCoverage:)`). Changes no pixel.
+    public var repeats: Bool
 
-    public init(_ shape: Shape, transform: Transform = .identity, paint: Paint) {
+    public init(
+        _ shape: Shape, transform: Transform = .identity, paint: Paint, repeats: Bool = false
+    ) {
         self.shape = shape
         self.transform = transform
         self.paint = paint
+        self.repeats = repeats
     }
 }
 
@@ -168,7 +175,7 @@ public struct SpinnerLoader: Loader {
             ops.append(
                 DrawOp(
                     capsule, transform: place,
-                    paint: .solid(restingColor.mixed(with: mainColor, by: m))))
+                    paint: .solid(restingColor.mixed(with: mainColor, by: m)), repeats: true))
         }
     }
 }

@@ -29,6 +29,9 @@ final class StillLayer {
     /// The last frame's shapes, and for each, the frames in a row it has been equal.
     private var previous: [DrawOp] = []
     private var streaks: [Int] = []
+    /// Counts changes of the still picture (shapes baked or dropped): blocks
+    /// marked against one picture say nothing about another.
+    private(set) var generation = 0
 
     init(width: Int, height: Int) {
         self.width = width
@@ -56,6 +59,7 @@ final class StillLayer {
         previous.append(contentsOf: ops)
 
         if still == 0 {
+            if !baked.isEmpty { generation += 1 }
             baked.removeAll(keepingCapacity: true)
             return 0
         }
@@ -63,6 +67,7 @@ final class StillLayer {
             layer?.surface.format == format && self.background == background
             && baked.count == still && baked.indices.allSatisfy { baked[$0] == ops[$0] }
         if !current {
+            generation += 1
             let screen = IntRect(x: 0, y: 0, width: width, height: height)
             var bounds = IntRect(x: 0, y: 0, width: 0, height: 0)
             for op in ops[0..<still] {
@@ -95,6 +100,31 @@ final class StillLayer {
         return still
     }
 
+    /// `restore` of the pixels of `rect` in blocks `marked` marks.
+    func restore(
+        _ rect: IntRect, into surface: Surface, marked: PaintedBlocks, rasterizer: Rasterizer
+    ) {
+        guard let layer else {
+            rasterizer.clear(surface, to: background, in: rect, marked: marked)
+            return
+        }
+        let r = rect.intersection(surface.bounds)
+        let inside = r.intersection(area)
+        if inside != r {
+            r.forEachPart(outside: inside) {
+                rasterizer.clear(surface, to: background, in: $0, marked: marked)
+            }
+        }
+        if inside.isEmpty { return }
+        let source = layer.surface
+        let bpp = source.format.bytesPerPixel
+        let (ax, ay) = (area.x, area.y)
+        marked.forEachMarkedRun(in: inside) { y, x, n in
+            (surface.base + y * surface.stride + x * bpp).copyMemory(
+                from: source.base + (y - ay) * source.stride + (x - ax) * bpp, byteCount: n * bpp)
+        }
+    }
+
     /// Puts `rect` of the still picture into `surface`: a copy where the
     /// layer lies, the background elsewhere (no still shape reaches there).
     func restore(_ rect: IntRect, into surface: Surface, rasterizer: Rasterizer) {
@@ -112,22 +142,7 @@ final class StillLayer {
             return
         }
         if inside != r {
-            // The parts of r outside the layer: above, below, left, right.
-            let bg = background
-            rasterizer.clear(
-                surface, to: bg, in: IntRect(x: r.x, y: r.y, width: r.width, height: inside.y - r.y)
-            )
-            rasterizer.clear(
-                surface, to: bg,
-                in: IntRect(x: r.x, y: inside.maxY, width: r.width, height: r.maxY - inside.maxY))
-            rasterizer.clear(
-                surface, to: bg,
-                in: IntRect(x: r.x, y: inside.y, width: inside.x - r.x, height: inside.height))
-            rasterizer.clear(
-                surface, to: bg,
-                in: IntRect(
-                    x: inside.maxX, y: inside.y, width: r.maxX - inside.maxX, height: inside.height)
-            )
+            r.forEachPart(outside: inside) { rasterizer.clear(surface, to: background, in: $0) }
         }
         let source = layer.surface
         let bpp = source.format.bytesPerPixel
@@ -136,5 +151,18 @@ final class StillLayer {
                 from: source.base + (y - area.y) * source.stride + (inside.x - area.x) * bpp,
                 byteCount: inside.width * bpp)
         }
+    }
+}
+
+extension IntRect {
+    /// Calls `body` with the parts of this rectangle outside `inner` (a
+    /// rectangle inside it, or empty): above, below, left, right; some may
+    /// be empty.
+    func forEachPart(outside inner: IntRect, _ body: (IntRect) -> Void) {
+        if inner.isEmpty { return body(self) }
+        body(IntRect(x: x, y: y, width: width, height: inner.y - y))
+        body(IntRect(x: x, y: inner.maxY, width: width, height: maxY - inner.maxY))
+        body(IntRect(x: x, y: inner.y, width: inner.x - x, height: inner.height))
+        body(IntRect(x: inner.maxX, y: inner.y, width: maxX - inner.maxX, height: inner.height))
     }
 }

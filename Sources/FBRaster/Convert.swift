@@ -33,6 +33,37 @@ enum Convert {
         }
     }
 
+    /// `run` over the pixels of `rect` in blocks `marked` (or `other`) marks:
+    /// one format switch for all their runs.
+    static func runs(
+        _ source: Surface, into target: Surface, in rect: IntRect, marked: PaintedBlocks,
+        or other: PaintedBlocks?
+    ) {
+        precondition(source.format == .xrgb8888, "convert reads xrgb8888")
+        precondition(
+            source.width == target.width && source.height == target.height
+                && marked.width == target.width && marked.height == target.height, "sizes differ")
+        let r = rect.intersection(target.bounds)
+        if r.isEmpty { return }
+        let bytes = target.format.bytesPerPixel
+        @inline(__always) func each(
+            _ body: (UnsafeRawPointer, UnsafeMutableRawPointer, Int, Int, Int) -> Void
+        ) {
+            marked.forEachMarkedRun(in: r, or: other) { y, x, n in
+                body(
+                    UnsafeRawPointer(source.base + y &* source.stride + x &* 4),
+                    target.base + y &* target.stride + x &* bytes, x, n, y)
+            }
+        }
+        switch target.format {
+        case .rgb565: each { row16($0, $1, x: $2, count: $3, y: $4, hi: 2, lo: 0) }
+        case .bgr565: each { row16($0, $1, x: $2, count: $3, y: $4, hi: 0, lo: 2) }
+        case .xrgb8888, .argb8888: each { f, t, _, n, _ in words(XRGB8888Codec.self, f, t, n) }
+        case .xbgr8888: each { f, t, _, n, _ in words(XBGR8888Codec.self, f, t, n) }
+        case .rgb888: each { f, t, _, n, _ in words(RGB888Codec.self, f, t, n) }
+        }
+    }
+
     /// Calls `body(from, to, y)` with the first pixel of `r` on each row of
     /// the source and the target.
     @inline(__always)

@@ -1,10 +1,12 @@
 /// Walks a resolved shape's rows and hands each run of coverage to the span
 /// routine of the format and paint (chosen here once per shape).
-struct RowPainter {
-    let accumulator: CoverageAccumulator
+struct RowPainter<Rows: CoverageRows> {
+    let rows: Rows
     let surface: Surface
     let mask: UnsafeMutablePointer<UInt8>
     let constant: UnsafeMutablePointer<UInt8>
+    /// Blocks to mark where runs are painted, if any.
+    let marks: PaintedBlocks?
 
     func paint<C: PixelCodec>(
         _: C.Type, _ paint: Paint, _ transform: Transform, _ directions: DirectionCache
@@ -15,21 +17,34 @@ struct RowPainter {
         case let .sweep(gradient):
             let sampler = SweepSampler(gradient, transform)
             directions.prepare(
-                centerX: sampler.cx, centerY: sampler.cy, covering: accumulator.bounds)
+                centerX: sampler.cx, centerY: sampler.cy, covering: rows.bounds)
             sweep(C.self, sampler, directions)
         }
     }
 
+    /// Marks the blocks from the row's first run to its last (holes between
+    /// runs too: one mark a row, not one a run).
+    @inline(__always)
+    private func markRow(
+        _ y: Int, _ runs: UnsafeMutablePointer<CoverageRun>, _ count: Int, _ left: Int
+    ) {
+        guard let marks else { return }
+        let first = Int(runs[0].start)
+        let last = runs[count - 1]
+        marks.mark(y: y, x: left + first, count: Int(last.start + last.count) - first)
+    }
+
     private func solid<C: PixelCodec>(_: C.Type, _ color: Color) {
-        let area = accumulator.bounds
+        let area = rows.bounds
         let rgb = color.rgb
         let alpha = UInt32(color.a)
-        let coverage = accumulator.alpha
-        let runs = accumulator.runs
+        let coverage = rows.alpha
+        let runs = rows.runs
         for r in 0..<area.height {
-            let runCount = accumulator.resolveRow(r)
+            let runCount = rows.resolveRow(r)
             if runCount == 0 { continue }
             let y = area.y + r
+            markRow(y, runs, runCount, area.x)
             let row = surface.base + y * surface.stride
             for i in 0..<runCount {
                 let run = runs[i]
@@ -54,13 +69,14 @@ struct RowPainter {
     private func sweep<C: PixelCodec>(
         _: C.Type, _ sampler: SweepSampler, _ directions: DirectionCache
     ) {
-        let area = accumulator.bounds
-        let runs = accumulator.runs
-        let alpha = accumulator.alpha
+        let area = rows.bounds
+        let runs = rows.runs
+        let alpha = rows.alpha
         for r in 0..<area.height {
-            let runCount = accumulator.resolveRow(r)
+            let runCount = rows.resolveRow(r)
             if runCount == 0 { continue }
             let y = area.y + r
+            markRow(y, runs, runCount, area.x)
             let row = surface.base + y * surface.stride
             for i in 0..<runCount {
                 let run = runs[i]

@@ -4,7 +4,7 @@
 /// outline with caps. Every shape is filled with the nonzero rule and
 /// composited once, so the parts of one shape that overlap (round caps that
 /// meet) are never blended twice.
-public enum Shape: Equatable, Sendable {
+public enum Shape: Hashable, Sendable {
     /// A filled circle.
     case disc(center: Point, radius: Fixed)
     /// The ring between two radii (a circle stroked with width `outer - inner`).
@@ -25,7 +25,7 @@ public enum Shape: Equatable, Sendable {
 }
 
 /// How an open stroke ends.
-public enum LineCap: Equatable, Sendable {
+public enum LineCap: Hashable, Sendable {
     /// Square at the end point.
     case butt
     /// A half disc of the stroke's half width around the end point.
@@ -33,8 +33,8 @@ public enum LineCap: Equatable, Sendable {
 }
 
 /// Lines and cubic Béziers in local coordinates; subpaths are closed when filled.
-public struct Path: Equatable, Sendable {
-    public enum Element: Equatable, Sendable {
+public struct Path: Hashable, Sendable {
+    public enum Element: Hashable, Sendable {
         case move(Point)
         case line(Point)
         case cubic(Point, Point, Point)

@@ -1,0 +1,44 @@
+import FBRaster
+
+/// The blocks where each of the last frames may differ from the still
+/// picture (`PaintedBlocks`), for the frame renderer: a frame restores only
+/// what the frame in its buffer marked, and a 16-bit target converts only
+/// what either frame marked. A map counts only against the still picture
+/// it was marked over (the still layer's generation).
+struct BlockHistory {
+    private let maps: [PaintedBlocks]
+    /// Frames begun; the map of frame `n` is `maps[n % maps.count]`.
+    private var serial = 0
+    /// For each map, the frame and still picture it holds (-1: none).
+    private var serials: [Int]
+    private var generations: [Int]
+
+    init(width: Int, height: Int, frames: Int) {
+        maps = (0..<frames).map { _ in PaintedBlocks(width: width, height: height) }
+        serials = Array(repeating: -1, count: frames)
+        generations = Array(repeating: -1, count: frames)
+    }
+
+    /// The map for a new frame, to mark while it is drawn (`end` keeps it).
+    mutating func begin() -> PaintedBlocks {
+        serial += 1
+        serials[serial % maps.count] = -1
+        return maps[serial % maps.count]
+    }
+
+    /// Keeps the map of the frame begun last, marked over still picture `generation`.
+    mutating func end(_ generation: Int) {
+        serials[serial % maps.count] = serial
+        generations[serial % maps.count] = generation
+    }
+
+    /// The map of the frame `n` frames before the one begun last, if it is
+    /// kept and was marked over still picture `generation`.
+    func map(presentsAgo n: Int, _ generation: Int) -> PaintedBlocks? {
+        let frame = serial - n
+        let i = frame % maps.count
+        guard n > 0, n < maps.count, frame > 0, serials[i] == frame, generations[i] == generation
+        else { return nil }
+        return maps[i]
+    }
+}

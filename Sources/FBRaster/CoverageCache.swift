@@ -1,0 +1,135 @@
+/// Coverage of shapes that come back, kept resolved: a spinner's leaves take
+/// the same few dozen poses every cycle, so after one cycle a leaf costs its
+/// spans, not flattening, the edge walk and resolving rows again.
+///
+/// Each entry is one shape placed by one transform: its whole coverage
+/// inside an area of the surface, row by row, in a compact code (below).
+/// A fill replays it clipped to what it draws; a pixel's bytes depend only
+/// on its coverage, so a replayed fill gives the bytes of a fresh one.
+///
+/// Entries go into one block of `budget` bytes, reserved on first use (its
+/// pages count only once written) and never given back; when it is full,
+/// new shapes are drawn the usual way and not kept. A shape is kept only
+/// when its fill asks for it (`Rasterizer.fill(keepCoverage:)`): a shape
+/// that never repeats would only fill the block.
+///
+/// A row is a 16-bit byte count, then segments: a gap (pixels skipped
+/// since the last segment: one byte below 255, else 255 and 16 bits), the
+/// counts `a`, `f`, `b` (one byte each), then `a + b` alphas. A segment is
+/// `a` pixels of their own alphas, `f` fully covered, `b` of their own
+/// alphas: the crossing of one stroke (its two edges and what is between)
+/// in one step, not three.
+struct CoverageCache {
+    struct Key: Hashable {
+        var shape: Shape
+        var transform: Transform
+    }
+
+    struct Entry {
+        /// The shape's pixel bounds (whole, not clipped).
+        var bounds: IntRect
+        /// The pixels whose coverage is kept (the bounds inside the surface).
+        var area: IntRect
+        /// Offset of the first row in the block.
+        var offset: Int
+    }
+
+    /// The widest area kept: a row's code then fits its 16-bit length.
+    static let maxWidth = 4000
+
+    /// Bytes the block may hold: a spinner's 600 poses at 30 fps take 0.9 MB
+    /// at scale 2.
+    static let defaultBudget = 3 << 19
+    let budget: Int
+    private var entries: [Key: Entry] = [:]
+    private var block: UnsafeMutablePointer<UInt8>?
+    private var used = 0
+    /// Where the entry being written started, while one is.
+    private var pending: (key: Key, entry: Entry)?
+
+    init(budget: Int = CoverageCache.defaultBudget) { self.budget = budget }
+
+    /// Frees the block (the owner's `deinit`).
+    func release() { block?.deallocate() }
+
+    var isEmpty: Bool { entries.isEmpty }
+    var bytesUsed: Int { used }
+    var count: Int { entries.count }
+
+    func entry(_ key: Key) -> Entry? { entries.isEmpty ? nil : entries[key] }
+
+    func rows(of entry: Entry) -> UnsafePointer<UInt8> { UnsafePointer(block! + entry.offset) }
+
+    /// Starts an entry for `key` covering `area`; rows follow with `append`.
+    /// `false` when the block cannot hold even its row headers.
+    mutating func begin(_ key: Key, bounds: IntRect, area: IntRect) -> Bool {
+        precondition(area.width <= CoverageCache.maxWidth, "too wide to keep")
+        if block == nil { block = .allocate(capacity: budget) }
+        guard used + 2 * area.height <= budget else { return false }
+        pending = (key, Entry(bounds: bounds, area: area, offset: used))
+        return true
+    }
+
+    /// Appends one resolved row (`runs` relative to the area's left edge,
+    /// `alpha` the row's mask pixels). `false` when the block is full: the
+    /// entry is dropped.
+    mutating func append(
+        runs: UnsafePointer<CoverageRun>, count: Int, alpha: UnsafePointer<UInt8>
+    ) -> Bool {
+        guard pending != nil, let block else { return false }
+        // At most a byte a pixel, and each run opens at most 2 + n / 255
+        // segments of up to 6 bytes of header.
+        var need = 2
+        for i in 0..<count { need += 13 + Int(runs[i].count) * 259 / 255 }
+        guard used + need <= budget else {
+            abandon()
+            return false
+        }
+        var w = SegmentWriter(block: block, p: used + 2)
+        for i in 0..<count {
+            let run = runs[i]
+            let s = Int(run.start)
+            let n = Int(run.count)
+            if run.alpha == 255 {
+                w.full(s, n)
+            } else if run.alpha < 0 {
+                w.alphas(s, n) { alpha[s + $0] }
+            } else {
+                w.alphas(s, n) { _ in UInt8(run.alpha) }
+            }
+        }
+        w.close()
+        let length = w.p - used - 2
+        block[used] = UInt8(truncatingIfNeeded: length)
+        block[used + 1] = UInt8(truncatingIfNeeded: length >> 8)
+        used = w.p
+        return true
+    }
+
+    /// Ends the entry begun last, keeping it.
+    mutating func commit() {
+        guard let (key, entry) = pending else { return }
+        entries[key] = entry
+        pending = nil
+    }
+
+    /// Drops the entry begun last and its rows.
+    mutating func abandon() {
+        guard let (_, entry) = pending else { return }
+        used = entry.offset
+        pending = nil
+    }
+}
+
+/// Rows of coverage a `RowPainter` paints: a shape's accumulated cells, or
+/// a kept entry replayed.
+protocol CoverageRows {
+    /// The pixels painted; runs' starts are relative to its left edge.
+    var bounds: IntRect { get }
+    var alpha: UnsafeMutablePointer<UInt8> { get }
+    var runs: UnsafeMutablePointer<CoverageRun> { get }
+    /// Fills `runs` (and `alpha` for mask runs) with row `r` of `bounds`; the run count.
+    func resolveRow(_ r: Int) -> Int
+}
+
+extension CoverageAccumulator: CoverageRows {}

@@ -1,0 +1,120 @@
+/// Paints kept coverage (`CoverageCache`) with one colour straight from its
+/// code: no runs are built and no alpha is copied; a segment is three span
+/// calls at most (edge, inside, edge). The per-pixel work is the very span
+/// routines `RowPainter` uses, and a pixel's bytes depend only on its
+/// coverage, so the bytes are those of the usual path.
+enum KeptPainter<C: PixelCodec> {
+    /// Paints the rows at `code` (covering `area`) inside `clip` (within
+    /// `area`) with `color`, marking the blocks painted in `marks`.
+    static func solid(
+        _ code: UnsafePointer<UInt8>, area: IntRect, clip: IntRect, surface: Surface,
+        color: Color, marks: PaintedBlocks?
+    ) {
+        let rgb = color.rgb
+        let alpha = UInt32(color.a)
+        let x0 = clip.x
+        let x1 = clip.maxX
+        var row = code
+        for _ in area.y..<clip.y { row += 2 &+ length(row) }
+        for y in clip.y..<clip.maxY {
+            var p = row + 2
+            let end = p + length(row)
+            row = end
+            let line = surface.base + y &* surface.stride
+            var x = area.x
+            // The painted span not yet marked, joined across gaps under a block.
+            var markFrom = 0
+            var markTo = Int.min / 2
+            while p < end {
+                var gap = Int(p[0])
+                p += 1
+                if gap == 255 {
+                    gap = Int(p[0]) | Int(p[1]) << 8
+                    p += 2
+                }
+                x &+= gap
+                if x >= x1 { break }
+                let (a, f, b) = (Int(p[0]), Int(p[1]), Int(p[2]))
+                let values = p + 3
+                p = values + (a &+ b)
+                let segmentEnd = x &+ a &+ f &+ b
+                defer { x = segmentEnd }
+                if segmentEnd <= x0 { continue }
+                if x >= x0 && segmentEnd <= x1 {
+                    // Wholly inside the clip: no clipping.
+                    if a > 0 {
+                        Spans<C>.blendMask(
+                            line, x: x, count: a, y: y, rgb: rgb, alpha: alpha, mask: values)
+                    }
+                    if f > 0 { full(line, x &+ a, f, y, rgb, alpha) }
+                    if b > 0 {
+                        Spans<C>.blendMask(
+                            line, x: x &+ a &+ f, count: b, y: y, rgb: rgb, alpha: alpha,
+                            mask: values + a)
+                    }
+                } else {
+                    clipped(line, x, a, f, b, values, x0, x1, y, rgb, alpha)
+                }
+                let lo = max(x, x0)
+                let hi = min(segmentEnd, x1)
+                if lo &- markTo > PaintedBlocks.blockWidth {
+                    if markTo > markFrom {
+                        marks?.mark(y: y, x: markFrom, count: markTo &- markFrom)
+                    }
+                    markFrom = lo
+                }
+                markTo = hi
+            }
+            if markTo > markFrom { marks?.mark(y: y, x: markFrom, count: markTo &- markFrom) }
+        }
+    }
+
+    /// The opaque fill out of line: in the op loop it stays scalar, here it vectorises.
+    @inline(never)
+    private static func fill(
+        _ line: UnsafeMutableRawPointer, _ x: Int, _ n: Int, _ y: Int, _ rgb: UInt32
+    ) {
+        Spans<C>.fill(line, x: x, count: n, y: y, rgb: rgb)
+    }
+
+    /// `n` fully covered pixels from `x`: the colour at its opacity.
+    @inline(__always)
+    private static func full(
+        _ line: UnsafeMutableRawPointer, _ x: Int, _ n: Int, _ y: Int, _ rgb: UInt32,
+        _ alpha: UInt32
+    ) {
+        // div255(alpha * 255) is alpha.
+        if alpha == 255 {
+            Spans<C>.fill(line, x: x, count: n, y: y, rgb: rgb)
+        } else {
+            Spans<C>.blend(line, x: x, count: n, y: y, rgb: rgb, m: alpha)
+        }
+    }
+
+    /// A segment that crosses the clip's edges: each part clipped.
+    private static func clipped(
+        _ line: UnsafeMutableRawPointer, _ x: Int, _ a: Int, _ f: Int, _ b: Int,
+        _ values: UnsafePointer<UInt8>, _ x0: Int, _ x1: Int, _ y: Int, _ rgb: UInt32,
+        _ alpha: UInt32
+    ) {
+        var lo = max(x, x0)
+        var hi = min(x + a, x1)
+        if lo < hi {
+            Spans<C>.blendMask(
+                line, x: lo, count: hi - lo, y: y, rgb: rgb, alpha: alpha, mask: values + (lo - x))
+        }
+        lo = max(x + a, x0)
+        hi = min(x + a + f, x1)
+        if lo < hi { full(line, lo, hi - lo, y, rgb, alpha) }
+        lo = max(x + a + f, x0)
+        hi = min(x + a + f + b, x1)
+        if lo < hi {
+            Spans<C>.blendMask(
+                line, x: lo, count: hi - lo, y: y, rgb: rgb, alpha: alpha,
+                mask: values + a + (lo - x - a - f))
+        }
+    }
+
+    @inline(__always)
+    private static func length(_ p: UnsafePointer<UInt8>) -> Int { Int(p[0]) | Int(p[1]) << 8 }
+}

@@ -1,0 +1,162 @@
+/// Where a frame may differ from its still picture (the background and the
+/// shapes that stay put), in blocks of 4 pixels of one row.
+///
+/// A fill given a map (`Rasterizer.fill(marking:)`) marks the blocks its
+/// runs paint. A damage-only frame then clears and converts only the marked
+/// blocks of its damage, not the whole rectangles: a spinner's damage is the
+/// box around twelve thin leaves, and most of it stays background.
+public final class PaintedBlocks {
+    public let width: Int
+    public let height: Int
+    /// 64-bit words per row.
+    let words: Int
+    private let bits: UnsafeMutablePointer<UInt64>
+
+    public static let blockWidth = 4
+
+    /// A map of `width` x `height` pixels with every block marked.
+    public init(width: Int, height: Int) {
+        precondition(width > 0 && height > 0, "size must be positive")
+        self.width = width
+        self.height = height
+        words = (width + 4 * 64 - 1) / (4 * 64)
+        bits = .allocate(capacity: words * height)
+        markAll()
+    }
+
+    deinit { bits.deallocate() }
+
+    /// Marks every block: a frame of unknown contents.
+    public func markAll() { bits.update(repeating: ~0, count: words * height) }
+
+    public func copy(from other: PaintedBlocks) {
+        precondition(other.words == words && other.height == height, "sizes differ")
+        bits.update(from: other.bits, count: words * height)
+    }
+
+    /// Unmarks the blocks that lie wholly inside `rect` (blocks at the
+    /// right edge of the map count as ending there).
+    public func unmark(inside rect: IntRect) {
+        let r = rect.intersection(IntRect(x: 0, y: 0, width: width, height: height))
+        if r.isEmpty { return }
+        let first = (r.x + 3) >> 2
+        let end = r.maxX == width ? (width + 3) >> 2 : r.maxX >> 2
+        if first >= end { return }
+        for y in r.y..<r.maxY { PaintedBlocks.apply(bits + y * words, first, end, set: false) }
+    }
+
+    /// Marks the blocks of `count` pixels from `x` on row `y` (inside the map).
+    @inline(__always)
+    func mark(y: Int, x: Int, count: Int) {
+        PaintedBlocks.apply(bits + y * words, x >> 2, (x + count + 3) >> 2, set: true)
+    }
+
+    /// Sets or clears blocks `first..<end` of one row.
+    @inline(__always)
+    private static func apply(
+        _ row: UnsafeMutablePointer<UInt64>, _ first: Int, _ end: Int, set: Bool
+    ) {
+        if first >> 6 == (end &- 1) >> 6 {
+            // Within one word (a short run): one mask.
+            let span = ((~0 as UInt64) >> UInt64(64 &- (end &- first))) << UInt64(first & 63)
+            if set { row[first >> 6] |= span } else { row[first >> 6] &= ~span }
+            return
+        }
+        var b = first
+        while b < end {
+            let word = b >> 6
+            let lo = b & 63
+            let hi = min(64, lo + end - b)
+            let span: UInt64 = hi - lo == 64 ? ~0 : ((1 << UInt64(hi - lo)) - 1) << UInt64(lo)
+            if set { row[word] |= span } else { row[word] &= ~span }
+            b += hi - lo
+        }
+    }
+
+    /// Whether at most `percent` % of the blocks `rect` touches are marked
+    /// here or in `other` (counted on every other row): then working run by
+    /// run beats working on the whole rectangle. Either way is correct.
+    public func isSparse(
+        in rect: IntRect, or other: PaintedBlocks? = nil, percent: Int = 50
+    ) -> Bool {
+        let r = rect.intersection(IntRect(x: 0, y: 0, width: width, height: height))
+        if r.isEmpty { return false }
+        let first = r.x >> 2
+        let end = (r.maxX + 3) >> 2
+        let both = other?.bits ?? bits
+        var marked = 0
+        var total = 0
+        for w in (first >> 6)...((end - 1) >> 6) {
+            let lo = max(first - w << 6, 0)
+            let hi = min(end - w << 6, 64)
+            let mask: UInt64 = hi - lo == 64 ? ~0 : ((1 << UInt64(hi - lo)) - 1) << UInt64(lo)
+            var y = r.y
+            while y < r.maxY {
+                let i = y * words + w
+                marked += ((bits[i] | both[i]) & mask).nonzeroBitCount
+                y += 2
+            }
+            total += (hi - lo) * ((r.height + 1) / 2)
+        }
+        return 100 * marked <= percent * total
+    }
+
+    /// Calls `body(y, x, count)` for each run of pixels of `rect` in a block
+    /// marked here or in `other`, row by row, left to right. Runs less than
+    /// `join` blocks apart are joined (with the pixels between), for work
+    /// that costs less a pixel than a call.
+    public func forEachMarkedRun(
+        in rect: IntRect, or other: PaintedBlocks? = nil, join: Int = 1,
+        _ body: (Int, Int, Int) -> Void
+    ) {
+        let r = rect.intersection(IntRect(x: 0, y: 0, width: width, height: height))
+        if r.isEmpty { return }
+        let firstBlock = r.x >> 2
+        let endBlock = (r.maxX + 3) >> 2
+        // The run found last on a row, not yet given to `body` (-1: none).
+        var pending = -1
+        var pendingEnd = -1
+        @inline(__always) func flush(_ y: Int) {
+            if pending < 0 { return }
+            let x0 = max(pending << 2, r.x)
+            let x1 = min(pendingEnd << 2, r.maxX)
+            if x1 > x0 { body(y, x0, x1 - x0) }
+            pending = -1
+        }
+        for y in r.y..<r.maxY {
+            let row = bits + y * words
+            let otherRow = other.map { $0.bits + y * words }
+            var b = firstBlock
+            while b < endBlock {
+                // Find the next marked block, then the end of its run.
+                var word = row[b >> 6] | (otherRow?[b >> 6] ?? 0)
+                word &= ~0 << UInt64(b & 63)
+                if word == 0 {
+                    b = (b | 63) + 1
+                    continue
+                }
+                let start = (b & ~63) + word.trailingZeroBitCount
+                if start >= endBlock { break }
+                var end = start
+                while end < endBlock {
+                    let w = ~(row[end >> 6] | (otherRow?[end >> 6] ?? 0)) & (~0 << UInt64(end & 63))
+                    if w == 0 {
+                        end = (end | 63) + 1
+                    } else {
+                        end = (end & ~63) + w.trailingZeroBitCount
+                        break
+                    }
+                }
+                end = min(end, endBlock)
+                if pending >= 0 && start - pendingEnd < join {
+                    pendingEnd = end
+                } else {
+                    flush(y)
+                    (pending, pendingEnd) = (start, end)
+                }
+                b = end
+            }
+            flush(y)
+        }
+    }
+}

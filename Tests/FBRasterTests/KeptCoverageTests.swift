@@ -1,0 +1,141 @@
+import Testing
+import _FBTestSupport
+
+@testable import FBRaster
+
+/// A fill that keeps its coverage (`keepCoverage`), and every later fill
+/// replaying it, must give the bytes of a plain fill: any shape, paint,
+/// format and clip, and once the budget is spent.
+@Suite struct KeptCoverageTests {
+    static let width = 67
+    static let height = 53
+
+    static func randomShape(_ rng: inout SeededRandom) -> Shape {
+        func fixed(_ range: ClosedRange<Int64>) -> Fixed {
+            Fixed(raw: Int64.random(in: range, using: &rng))
+        }
+        let center = Point(x: fixed(-(8 << 16)...(8 << 16)), y: fixed(-(8 << 16)...(8 << 16)))
+        switch Int.random(in: 0..<4, using: &rng) {
+        case 0:
+            return .disc(center: center, radius: fixed((1 << 15)...(30 << 16)))
+        case 1:
+            return .arc(
+                center: center, radius: fixed((4 << 16)...(26 << 16)),
+                width: fixed((1 << 16)...(8 << 16)),
+                start: Angle(raw: UInt32.random(in: 0...UInt32.max, using: &rng)),
+                sweep: AngleSpan(raw: Int64.random(in: -(1 << 32)...(1 << 32), using: &rng)),
+                cap: Bool.random(using: &rng) ? .round : .butt)
+        case 2:
+            let half = fixed((3 << 16)...(12 << 16))
+            return .roundedRectStroke(
+                center: center, halfWidth: half, halfHeight: fixed((3 << 16)...(30 << 16)),
+                cornerRadius: half, lineWidth: fixed((1 << 16)...(6 << 16)))
+        default:
+            var path = Path()
+            path.move(to: center)
+            for _ in 0..<3 {
+                path.curve(
+                    to: Point(
+                        x: fixed(-(30 << 16)...(30 << 16)), y: fixed(-(30 << 16)...(30 << 16))),
+                    control1: Point(x: fixed(-(30 << 16)...(30 << 16)), y: fixed(0...(30 << 16))),
+                    control2: Point(x: fixed(-(30 << 16)...(30 << 16)), y: fixed(-(30 << 16)...0)))
+            }
+            path.close()
+            return .path(path)
+        }
+    }
+
+    static func randomPaint(_ rng: inout SeededRandom) -> Paint {
+        let color = Color(
+            rgb: UInt32.random(in: 0...0xFF_FFFF, using: &rng),
+            alpha: UInt8.random(in: 1...255, using: &rng))
+        if Int.random(in: 0..<4, using: &rng) == 0 {
+            return .sweep(
+                SweepGradient(
+                    center: .zero,
+                    start: Angle(raw: UInt32.random(in: 0...UInt32.max, using: &rng)),
+                    sweep: AngleSpan(raw: 1 << 31), color: color, startAlpha: 0, endAlpha: 255))
+        }
+        return .solid(color)
+    }
+
+    /// Fills shapes at random places (some hanging off the edges) through
+    /// random clips, each shape several times, in two rasterizers: one
+    /// keeping coverage (with `budget` bytes), one not. Same bytes.
+    func compareWithPlainFills(budget: Int, seed: UInt64) -> Int {
+        var rng = SeededRandom(seed: seed)
+        let w = KeptCoverageTests.width
+        let h = KeptCoverageTests.height
+        let keeping = Rasterizer(keptBytes: budget)
+        let plain = Rasterizer()
+        var compared = 0
+        for format in PixelFormat.allCases {
+            let a = PixelBuffer(width: w, height: h, format: format)
+            let b = PixelBuffer(width: w, height: h, format: format)
+            for _ in 0..<40 {
+                let shape = KeptCoverageTests.randomShape(&rng)
+                let transform = Transform(
+                    scale: ScaleFactor(raw: Int64.random(in: (1 << 23)...(1 << 25), using: &rng)),
+                    rotation: Angle(raw: UInt32.random(in: 0...UInt32.max, using: &rng)),
+                    translation: Point(
+                        x: Fixed(
+                            raw: Int64.random(in: -(10 << 16)...(Int64(w + 10) << 16), using: &rng)),
+                        y: Fixed(
+                            raw: Int64.random(in: -(10 << 16)...(Int64(h + 10) << 16), using: &rng))
+                    ))
+                for _ in 0..<3 {
+                    let paint = KeptCoverageTests.randomPaint(&rng)
+                    let x = Int.random(in: -5..<w, using: &rng)
+                    let y = Int.random(in: -5..<h, using: &rng)
+                    let clip: IntRect? =
+                        Bool.random(using: &rng)
+                        ? nil
+                        : IntRect(
+                            x: x, y: y, width: Int.random(in: 1...w, using: &rng),
+                            height: Int.random(in: 1...h, using: &rng))
+                    keeping.fill(
+                        shape, transform: transform, paint: paint, on: a.surface, clip: clip,
+                        keepCoverage: true)
+                    plain.fill(shape, transform: transform, paint: paint, on: b.surface, clip: clip)
+                    compared += 1
+                }
+            }
+            #expect(differingBytes(a, b) == 0, "\(format) budget \(budget)")
+        }
+        #expect(keeping.keptCoverage.bytes <= budget)
+        return keeping.keptCoverage.shapes
+    }
+
+    @Test func replayedFillsEqualPlainFills() {
+        let kept = compareWithPlainFills(budget: CoverageCache.defaultBudget, seed: 11)
+        // Every shape on the surface was kept (and then replayed twice).
+        #expect(kept > 100)
+    }
+
+    @Test func aSpentBudgetFallsBackToPlainFills() {
+        // Room for a few shapes: the rest are drawn the plain way.
+        let kept = compareWithPlainFills(budget: 6000, seed: 12)
+        #expect(kept > 0 && kept < 40)
+    }
+
+    /// Coverage kept on a small surface does not reach the pixels a larger
+    /// one shows: the fill there is plain, and right.
+    @Test func keptCoverageIsNotReplayedBeyondItsArea() {
+        let r = Rasterizer()
+        let shape = Shape.disc(center: .zero, radius: Fixed(20))
+        let t = Transform.translation(Fixed(16), Fixed(16))
+        let small = PixelBuffer(width: 24, height: 24, format: .xrgb8888)
+        let large = PixelBuffer(width: 48, height: 48, format: .xrgb8888)
+        let expected = PixelBuffer(width: 48, height: 48, format: .xrgb8888)
+        r.fill(shape, transform: t, paint: .solid(.white), on: small.surface, keepCoverage: true)
+        r.fill(shape, transform: t, paint: .solid(.white), on: large.surface, keepCoverage: true)
+        Rasterizer().fill(shape, transform: t, paint: .solid(.white), on: expected.surface)
+        #expect(differingBytes(large, expected) == 0)
+        #expect(r.bounds(of: shape, transform: t) == Rasterizer().bounds(of: shape, transform: t))
+    }
+}
+
+/// How many bytes of two buffers of one size differ.
+func differingBytes(_ a: PixelBuffer, _ b: PixelBuffer) -> Int {
+    zip(a.bytes, b.bytes).reduce(0) { $0 + ($1.0 == $1.1 ? 0 : 1) }
+}
