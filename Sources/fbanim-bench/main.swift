@@ -1,11 +1,13 @@
 // fbanim-bench: figures, not tests. For each loader at the sizes small
 // displays use, prints the CPU time of a full redraw, of a damage-only frame
-// averaged over one animation cycle at 30 fps (buffers of age 1, a shadow
-// buffer, and age 2, double buffering), the pixels those frames touch, and
-// heap allocations per steady frame; then the machine it ran on. CI may run
-// it to see that it runs; it never judges the times.
+// averaged over one steady animation cycle at 30 fps (buffers of age 1, a
+// shadow buffer, and age 2, double buffering), the pixels those frames
+// present, heap allocations per steady frame, the mean of the two cycles
+// played before (the first frame, tables and kept coverage being built),
+// and the coverage kept for shapes that repeat; then the machine it ran
+// on. CI may run it to see that it runs; it never judges the times.
 //
-//     swift run -c release fbanim-bench [--frames N] [--loader NAME]
+//     swift run -c release fbanim-bench [--frames N] [--loader NAME] [--size WxH]
 import CAllocationCounter
 import FBAnimation
 import FBLinux
@@ -35,32 +37,42 @@ func cycle(_ kind: LoaderKind) -> Double {
 
 var fullFrames = 200
 var only: LoaderKind?
+var size: String?
 var arguments = CommandLine.arguments.dropFirst()
 while let a = arguments.popFirst() {
     if a == "--frames", let v = arguments.popFirst(), let n = Int(v), n > 0 {
         fullFrames = n
     } else if a == "--loader", let v = arguments.popFirst(), let kind = LoaderKind(rawValue: v) {
         only = kind
+    } else if a == "--size", let v = arguments.popFirst(),
+        cases.contains(where: { "\($0.width)x\($0.height)" == v })
+    {
+        size = v
     } else {
-        StandardStream.error.write("usage: fbanim-bench [--frames N] [--loader NAME]\n")
+        StandardStream.error.write(
+            "usage: fbanim-bench [--frames N] [--loader NAME] [--size 320x240|800x480]\n")
         exitProcess(64)
     }
 }
 
 /// CPU nanoseconds per frame of `body(frame)` over `count` frames.
+@inline(never)
 func measure(_ count: Int, _ body: (Int) -> Void) -> Double {
     let start = processCPUNanoseconds()
     for i in 0..<count { body(i) }
     return Double(processCPUNanoseconds() - start) / Double(count)
 }
 
-print("fbanim-bench: CPU time per frame (full: \(fullFrames) frames; damage: one cycle at 30 fps)")
+print(
+    "fbanim-bench: CPU time per frame (full: \(fullFrames) frames; damage: one steady cycle at"
+        + " 30 fps, after two; first 2 cycles: their mean, age 1)")
 print("machine: \(machineDescription())")
 print("")
 print(
     "loader   size     format    scale  full us  damage us (age 1)  px/frame  damage us (age 2)  px/frame  allocs/frame"
+        + "  first 2 cycles  kept KB"
 )
-for c in cases {
+for c in cases where size == nil || size == "\(c.width)x\(c.height)" {
     for kind in LoaderKind.allCases where only == nil || only == kind {
         let style = LoaderStyle(scale: c.scale)
         let buffer = PixelBuffer(width: c.width, height: c.height, format: c.format)
@@ -72,17 +84,20 @@ for c in cases {
 
         let frames = Int((cycle(kind) * 30).rounded())
         var results: [(ns: Double, pixels: Int, allocations: Double)] = []
+        var first = (cold: 0.0, kept: 0)
         for age in [1, 2] {
             let damaged = FrameRenderer(kind: kind, width: c.width, height: c.height, style: style)
             let buffers = (0..<age).map { _ in
                 PixelBuffer(width: c.width, height: c.height, format: c.format)
             }
-            // Play one whole cycle first: the first full frame, lazy tables and
-            // caches that grow to a loader's extent are behind us, and what
-            // follows is the steady state.
-            let t0 = cycle(kind)
+            // Play two whole cycles first: the first full frame, lazy tables,
+            // caches that grow to a loader's extent and the coverage kept of
+            // shapes that repeat are behind us (a spinner's first cycle is
+            // not its steady one: leaves that have not ticked yet rest),
+            // and what follows is the steady state.
+            let t0 = 2 * cycle(kind)
             var presents = 0
-            for i in 0..<frames {
+            let cold = measure(2 * frames) { i in
                 let d = damaged.renderDamage(
                     time: Double(i) / 30, into: buffers[presents % age].surface,
                     age: presents < age ? 0 : age)
@@ -100,6 +115,7 @@ for c in cases {
             }
             let allocations = Double(fbl_allocation_count() - allocationsBefore) / Double(frames)
             results.append((ns, pixels / frames, allocations))
+            if age == 1 { first = (cold, damaged.keptCoverage.bytes) }
         }
         let size = "\(c.width)x\(c.height)"
         print(
@@ -107,7 +123,8 @@ for c in cases {
                 + "\(c.scale)".padding(5) + format(full / 1000, 8)
                 + format(results[0].ns / 1000, 19)
                 + format(Double(results[0].pixels), 10) + format(results[1].ns / 1000, 19)
-                + format(Double(results[1].pixels), 10) + format(results[1].allocations, 14))
+                + format(Double(results[1].pixels), 10) + format(results[1].allocations, 14)
+                + format(first.cold / 1000, 16) + format(Double(first.kept) / 1024, 10))
     }
 }
 
