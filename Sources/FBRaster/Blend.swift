@@ -21,19 +21,19 @@ public func blendChannel(_ s: UInt32, _ d: UInt32, _ m: UInt32) -> UInt32 {
 
 /// `blendChannel` on the three channels of `0x00RRGGBB` words at once.
 ///
-/// Red and blue ride in the two 16-bit lanes of one 32-bit word and green
-/// in the middle of another (no sum exceeds 65535, so no lane carries into
-/// the next), and `div255` runs on the lanes in place: the very bytes of
-/// three `blendChannel` calls, in half the instructions. The top byte of
-/// either word is ignored.
+/// The channels ride in 16-bit lanes of one 64-bit word (no sum exceeds
+/// 65535, so no lane carries into the next), and `div255` runs on all three
+/// lanes at once: the very bytes of three `blendChannel` calls, in half the
+/// instructions.
 @inline(__always)
 func blendRGB(_ src: UInt32, _ dst: UInt32, _ m: UInt32) -> UInt32 {
-    let n = 255 &- m
-    // (x + 128) in each lane; green's lane is its sum times 256.
-    let rb = (src & 0xFF_00FF) &* m &+ (dst & 0xFF_00FF) &* n &+ 0x0080_0080
-    let g = (src & 0xFF00) &* m &+ (dst & 0xFF00) &* n &+ 0x8000
-    // div255: (t + (t >> 8)) >> 8 in each lane.
-    let rbq = ((rb &+ ((rb >> 8) & 0xFF_00FF)) >> 8) & 0xFF_00FF
-    let gq = ((g &+ ((g >> 8) & 0xFF_FF00)) >> 8) & 0xFF00
-    return rbq | gq
+    @inline(__always) func lanes(_ v: UInt32) -> UInt64 {
+        UInt64(v & 0xFF) | UInt64(v >> 8 & 0xFF) << 16 | UInt64(v >> 16 & 0xFF) << 32
+    }
+    let lowBytes: UInt64 = 0x0000_00FF_00FF_00FF
+    let x = lanes(src) &* UInt64(m) &+ lanes(dst) &* UInt64(255 &- m)
+    let t = x &+ 0x0000_0080_0080_0080
+    let q = ((t &+ ((t >> 8) & lowBytes)) >> 8) & lowBytes
+    return UInt32(truncatingIfNeeded: q) & 0xFF | UInt32(truncatingIfNeeded: q >> 8) & 0xFF00
+        | UInt32(truncatingIfNeeded: q >> 16) & 0xFF_0000
 }
