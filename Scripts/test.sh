@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of fbanim: the unit, oracle, golden-image and CLI tests
 # (swift test), then builds the release binary and smoke-runs the benchmark
-# (its figures are printed, never judged).
+# (its times are printed, never judged; a steady frame that allocates on
+# the heap fails the run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,7 +12,7 @@ swift build --build-tests
 swift test --skip-build --parallel --num-workers 2
 
 swift build -c release
-.build/release/fbanim-bench --frames 20
+.build/release/fbanim-bench --frames 20 --check-allocations
 
 # fbanim on real kernel display drivers (bochs-drm, virtio-gpu, vkms) in
 # QEMU: needs ../shared/vm next to the clone and what its install.sh

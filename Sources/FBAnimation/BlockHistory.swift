@@ -4,8 +4,10 @@ import FBRaster
 /// picture (`PaintedBlocks`), for the frame renderer: a frame restores only
 /// what the frame in its buffer marked, and a 16-bit target converts only
 /// what either frame marked. A map counts only against the still picture
-/// it was marked over (the still layer's generation).
-struct BlockHistory {
+/// it was marked over (the still layer's generation). A class: the
+/// renderer changes it in place each frame, and a copied struct's arrays
+/// would be copied again (three allocations a frame).
+final class BlockHistory {
     private let maps: [PaintedBlocks]
     /// Frames begun; the map of frame `n` is `maps[n % maps.count]`.
     private var serial = 0
@@ -20,14 +22,14 @@ struct BlockHistory {
     }
 
     /// The map for a new frame, to mark while it is drawn (`end` keeps it).
-    mutating func begin() -> PaintedBlocks {
+    func begin() -> PaintedBlocks {
         serial += 1
         serials[serial % maps.count] = -1
         return maps[serial % maps.count]
     }
 
     /// Keeps the map of the frame begun last, marked over still picture `generation`.
-    mutating func end(_ generation: Int) {
+    func end(_ generation: Int) {
         serials[serial % maps.count] = serial
         generations[serial % maps.count] = generation
     }

@@ -8,6 +8,7 @@
 // on. CI may run it to see that it runs; it never judges the times.
 //
 //     swift run -c release fbanim-bench [--frames N] [--loader NAME] [--size WxH]
+//         [--check-allocations]   (exit 1 if a steady frame allocates)
 import CAllocationCounter
 import FBAnimation
 import FBLinux
@@ -38,19 +39,24 @@ func cycle(_ kind: LoaderKind) -> Double {
 var fullFrames = 200
 var only: LoaderKind?
 var size: String?
+/// Exit 1 when a steady frame allocates (a check, unlike the times).
+var checkAllocations = false
 var arguments = CommandLine.arguments.dropFirst()
 while let a = arguments.popFirst() {
     if a == "--frames", let v = arguments.popFirst(), let n = Int(v), n > 0 {
         fullFrames = n
     } else if a == "--loader", let v = arguments.popFirst(), let kind = LoaderKind(rawValue: v) {
         only = kind
+    } else if a == "--check-allocations" {
+        checkAllocations = true
     } else if a == "--size", let v = arguments.popFirst(),
         cases.contains(where: { "\($0.width)x\($0.height)" == v })
     {
         size = v
     } else {
         StandardStream.error.write(
-            "usage: fbanim-bench [--frames N] [--loader NAME] [--size 320x240|800x480]\n")
+            "usage: fbanim-bench [--frames N] [--loader NAME] [--size 320x240|800x480]"
+                + " [--check-allocations]\n")
         exitProcess(64)
     }
 }
@@ -81,6 +87,7 @@ print(
     "loader   size     format    scale  full us  damage us (age 1)  px/frame  damage us (age 2)  px/frame  allocs/frame"
         + "  first 2 cycles  kept KB"
 )
+var allocatingCases: [String] = []
 for c in cases where size == nil || size == "\(c.width)x\(c.height)" {
     for kind in LoaderKind.allCases where only == nil || only == kind {
         let style = LoaderStyle(scale: c.scale)
@@ -124,6 +131,9 @@ for c in cases where size == nil || size == "\(c.width)x\(c.height)" {
             }
             let allocations = Double(fbl_allocation_count() - allocationsBefore) / Double(frames)
             results.append((ns, pixels / frames, allocations))
+            if allocations > 0 {
+                allocatingCases.append("\(kind.rawValue) \(c.width)x\(c.height) age \(age)")
+            }
             if age == 1 { first = (cold, damaged.keptCoverage.bytes) }
         }
         let size = "\(c.width)x\(c.height)"
@@ -145,4 +155,10 @@ func format(_ v: Double, _ width: Int) -> String {
 
 extension String {
     func padding(_ n: Int) -> String { self + String(repeating: " ", count: max(0, n - count)) }
+}
+
+if checkAllocations && !allocatingCases.isEmpty {
+    StandardStream.error.write(
+        "fbanim-bench: steady frames allocate: \(allocatingCases.joined(separator: ", "))\n")
+    exitProcess(1)
 }
