@@ -13,33 +13,56 @@
 /// when its fill asks for it (`Rasterizer.fill(keepCoverage:)`): a shape
 /// that never repeats would only fill the block.
 ///
-/// A row is a 16-bit byte count, then segments: a gap (pixels skipped
-/// since the last segment: one byte below 255, else 255 and 16 bits), the
-/// counts `a`, `f`, `b` (one byte each), then `a + b` alphas. A segment is
-/// `a` pixels of their own alphas, `f` fully covered, `b` of their own
-/// alphas: the crossing of one stroke (its two edges and what is between)
-/// in one step, not three.
+/// A row is its byte count (one byte below 255, else 255 and 16 bits), then
+/// segments: a gap (pixels skipped since the last segment: one byte below
+/// 255, else 255 and 16 bits), a byte of the counts `a` and `b` (4 bits
+/// each), a byte `f`, then `a + b` alphas. A segment is `a` pixels of their
+/// own alphas, `f` fully covered, `b` of their own alphas: the crossing of
+/// one stroke (its two edges and what is between) in one step, not three.
 struct CoverageCache {
     struct Key: Hashable {
         var shape: Shape
         var transform: Transform
     }
 
+    /// Compact (36 bytes: the index holds one a shape).
     struct Entry {
+        private var b: (Int32, Int32, Int32, Int32)
+        private var a: (Int32, Int32, Int32, Int32)
+        private var start: Int32
+
+        init(bounds: IntRect, area: IntRect, offset: Int) {
+            b = (Int32(bounds.x), Int32(bounds.y), Int32(bounds.width), Int32(bounds.height))
+            a = (Int32(area.x), Int32(area.y), Int32(area.width), Int32(area.height))
+            start = Int32(offset)
+        }
+
         /// The shape's pixel bounds (whole, not clipped).
-        var bounds: IntRect
+        var bounds: IntRect {
+            IntRect(x: Int(b.0), y: Int(b.1), width: Int(b.2), height: Int(b.3))
+        }
         /// The pixels whose coverage is kept (the bounds inside the surface).
-        var area: IntRect
+        var area: IntRect {
+            IntRect(x: Int(a.0), y: Int(a.1), width: Int(a.2), height: Int(a.3))
+        }
         /// Offset of the first row in the block.
-        var offset: Int
+        var offset: Int { Int(start) }
     }
 
     /// The widest area kept: a row's code then fits its 16-bit length.
     static let maxWidth = 4000
 
-    /// Bytes the block may hold: a spinner's 600 poses at 30 fps take 0.9 MB
-    /// at scale 2.
-    static let defaultBudget = 3 << 19
+    /// Whether an entry can hold `bounds` (32-bit fields).
+    static func fits(_ bounds: IntRect) -> Bool {
+        let limit = 1 << 30
+        return abs(bounds.x) < limit && abs(bounds.y) < limit && bounds.width < limit
+            && bounds.height < limit
+    }
+
+    /// Bytes the block may hold: a spinner's 600 poses at 30 fps take 0.73
+    /// MB at scale 2 (at 60 fps, twice as many: about half are kept). With
+    /// the index, a process playing a spinner at 800x480 stays under 12 MB.
+    static let defaultBudget = 768 << 10
     let budget: Int
     private var entries: [Key: Entry] = [:]
     private var block: UnsafeMutablePointer<UInt8>?
@@ -63,9 +86,10 @@ struct CoverageCache {
     /// Starts an entry for `key` covering `area`; rows follow with `append`.
     /// `false` when the block cannot hold even its row headers.
     mutating func begin(_ key: Key, bounds: IntRect, area: IntRect) -> Bool {
-        precondition(area.width <= CoverageCache.maxWidth, "too wide to keep")
+        precondition(
+            area.width <= CoverageCache.maxWidth && CoverageCache.fits(bounds), "cannot keep")
         if block == nil { block = .allocate(capacity: budget) }
-        guard used + 2 * area.height <= budget else { return false }
+        guard used + 3 * area.height <= budget else { return false }
         pending = (key, Entry(bounds: bounds, area: area, offset: used))
         return true
     }
@@ -77,15 +101,15 @@ struct CoverageCache {
         runs: UnsafePointer<CoverageRun>, count: Int, alpha: UnsafePointer<UInt8>
     ) -> Bool {
         guard pending != nil, let block else { return false }
-        // At most a byte a pixel, and each run opens at most 2 + n / 255
-        // segments of up to 6 bytes of header.
-        var need = 2
-        for i in 0..<count { need += 13 + Int(runs[i].count) * 259 / 255 }
+        // At most a byte a pixel, and each run opens at most 2 + n / 15
+        // segments of up to 5 bytes of header.
+        var need = 3
+        for i in 0..<count { need += 10 + Int(runs[i].count) * 2 }
         guard used + need <= budget else {
             abandon()
             return false
         }
-        var w = SegmentWriter(block: block, p: used + 2)
+        var w = SegmentWriter(block: block, p: used + 1)
         for i in 0..<count {
             let run = runs[i]
             let s = Int(run.start)
@@ -99,10 +123,18 @@ struct CoverageCache {
             }
         }
         w.close()
-        let length = w.p - used - 2
-        block[used] = UInt8(truncatingIfNeeded: length)
-        block[used + 1] = UInt8(truncatingIfNeeded: length >> 8)
-        used = w.p
+        let length = w.p - used - 1
+        if length < 255 {
+            block[used] = UInt8(length)
+            used = w.p
+        } else {
+            // A long row: its count takes three bytes.
+            (block + used + 3).update(from: block + used + 1, count: length)
+            block[used] = 255
+            block[used + 1] = UInt8(truncatingIfNeeded: length)
+            block[used + 2] = UInt8(truncatingIfNeeded: length >> 8)
+            used += 3 + length
+        }
         return true
     }
 

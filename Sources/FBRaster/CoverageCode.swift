@@ -2,6 +2,38 @@
 // `SegmentWriter`, read back into runs by `CoverageReplay` (for paints that
 // need runs) and painted straight by `KeptPainter` (one colour).
 
+/// Reading the row code.
+enum CoverageCode {
+    /// The segments of the row whose code starts at `p`: first byte, and
+    /// the byte after the last (the next row's code).
+    @inline(__always)
+    static func row(_ p: UnsafePointer<UInt8>) -> (UnsafePointer<UInt8>, end: UnsafePointer<UInt8>)
+    {
+        let n = Int(p[0])
+        if n < 255 { return (p + 1, p + 1 + n) }
+        return (p + 3, p + 3 + (Int(p[1]) | Int(p[2]) << 8))
+    }
+
+    /// The segment whose code starts at `p`, and where the next one starts.
+    @inline(__always)
+    static func segment(
+        _ p: UnsafePointer<UInt8>
+    ) -> (
+        gap: Int, a: Int, f: Int, b: Int, values: UnsafePointer<UInt8>, next: UnsafePointer<UInt8>
+    ) {
+        var q = p + 1
+        var gap = Int(p[0])
+        if gap == 255 {
+            gap = Int(q[0]) | Int(q[1]) << 8
+            q += 2
+        }
+        let a = Int(q[0] >> 4)
+        let b = Int(q[0] & 15)
+        let values = q + 2
+        return (gap, a, Int(q[1]), b, values, values + (a &+ b))
+    }
+}
+
 /// Writes one row's segments (see `CoverageCache`).
 struct SegmentWriter {
     let block: UnsafeMutablePointer<UInt8>
@@ -33,16 +65,15 @@ struct SegmentWriter {
             p += 3
         }
         header = p
-        p += 3
+        p += 2
         (a, f, b) = (0, 0, 0)
         end = x
     }
 
     mutating func close() {
         guard header >= 0 else { return }
-        block[header] = UInt8(a)
+        block[header] = UInt8(a << 4 | b)
         block[header + 1] = UInt8(f)
-        block[header + 2] = UInt8(b)
         header = -1
     }
 
@@ -64,9 +95,9 @@ struct SegmentWriter {
             if header < 0 || end != x + i {
                 open(x + i)
             }
-            if f == 0 && a < 255 {
+            if f == 0 && a < 15 {
                 a += 1
-            } else if f > 0 && b < 255 {
+            } else if f > 0 && b < 15 {
                 b += 1
             } else {
                 open(x + i)
@@ -107,35 +138,24 @@ final class CoverageReplay: CoverageRows {
         bounds = clip
         left = area.x - clip.x
         cursor = rows
-        for _ in area.y..<clip.y { cursor += 2 + CoverageReplay.length(cursor) }
+        for _ in area.y..<clip.y { cursor = CoverageCode.row(cursor).end }
     }
-
-    private static func length(_ p: UnsafePointer<UInt8>) -> Int { Int(p[0]) | Int(p[1]) << 8 }
 
     /// The next row (`r` counts up from 0, one at a time).
     func resolveRow(_ r: Int) -> Int {
         // Locals, not properties, in the loop: no exclusivity checks.
-        let row = cursor
-        var p = row + 2
-        let end = p + CoverageReplay.length(row)
+        var (p, end) = CoverageCode.row(cursor)
         cursor = end
         var out = RunWriter(runs: runs, alpha: alpha, width: bounds.width)
         var x = left
         while p < end && x < out.width {
-            var gap = Int(p[0])
-            p += 1
-            if gap == 255 {
-                gap = Int(p[0]) | Int(p[1]) << 8
-                p += 2
-            }
-            x += gap
-            let (a, f, b) = (Int(p[0]), Int(p[1]), Int(p[2]))
-            let values = p + 3
-            p = values + a + b
-            out.mask(x, a, values)
-            out.constant(x + a, f, 255)
-            out.mask(x + a + f, b, values + a)
-            x += a + f + b
+            let s = CoverageCode.segment(p)
+            p = s.next
+            x += s.gap
+            out.mask(x, s.a, s.values)
+            out.constant(x + s.a, s.f, 255)
+            out.mask(x + s.a + s.f, s.b, s.values + s.a)
+            x += s.a + s.f + s.b
         }
         return out.count
     }

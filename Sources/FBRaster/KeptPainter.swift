@@ -15,10 +15,9 @@ enum KeptPainter<C: PixelCodec> {
         let x0 = clip.x
         let x1 = clip.maxX
         var row = code
-        for _ in area.y..<clip.y { row += 2 &+ length(row) }
+        for _ in area.y..<clip.y { row = CoverageCode.row(row).end }
         for y in clip.y..<clip.maxY {
-            var p = row + 2
-            let end = p + length(row)
+            var (p, end) = CoverageCode.row(row)
             row = end
             let line = surface.base + y &* surface.stride
             var x = area.x
@@ -26,17 +25,10 @@ enum KeptPainter<C: PixelCodec> {
             var markFrom = 0
             var markTo = Int.min / 2
             while p < end {
-                var gap = Int(p[0])
-                p += 1
-                if gap == 255 {
-                    gap = Int(p[0]) | Int(p[1]) << 8
-                    p += 2
-                }
+                let (gap, a, f, b, values, next) = CoverageCode.segment(p)
+                p = next
                 x &+= gap
                 if x >= x1 { break }
-                let (a, f, b) = (Int(p[0]), Int(p[1]), Int(p[2]))
-                let values = p + 3
-                p = values + (a &+ b)
                 let segmentEnd = x &+ a &+ f &+ b
                 defer { x = segmentEnd }
                 if segmentEnd <= x0 { continue }
@@ -115,6 +107,4 @@ enum KeptPainter<C: PixelCodec> {
         }
     }
 
-    @inline(__always)
-    private static func length(_ p: UnsafePointer<UInt8>) -> Int { Int(p[0]) | Int(p[1]) << 8 }
 }

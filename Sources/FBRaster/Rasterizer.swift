@@ -211,7 +211,8 @@ public final class Rasterizer {
         if keptFull { return nil }
         let (polygon, bounds) = polygons.polygon(key.shape, key.transform, &flattener)
         let area = bounds.intersection(surface.bounds)
-        guard polygon.vertexCount >= 3, !area.isEmpty, area.width <= CoverageCache.maxWidth
+        guard polygon.vertexCount >= 3, !area.isEmpty, area.width <= CoverageCache.maxWidth,
+            CoverageCache.fits(bounds)
         else { return nil }
         guard kept.begin(key, bounds: bounds, area: area) else {
             keptFull = true
