@@ -182,21 +182,11 @@ public final class Rasterizer {
             let code = kept.rows(of: entry)
             let a = entry.area
             switch surface.format {
-            case .rgb565:
-                KeptPainter<RGB565Codec>.solid(
-                    code, area: a, clip: area, surface: surface, color: color, marks: marks)
-            case .bgr565:
-                KeptPainter<BGR565Codec>.solid(
-                    code, area: a, clip: area, surface: surface, color: color, marks: marks)
-            case .xrgb8888, .argb8888:
-                KeptPainter<XRGB8888Codec>.solid(
-                    code, area: a, clip: area, surface: surface, color: color, marks: marks)
-            case .xbgr8888:
-                KeptPainter<XBGR8888Codec>.solid(
-                    code, area: a, clip: area, surface: surface, color: color, marks: marks)
-            case .rgb888:
-                KeptPainter<RGB888Codec>.solid(
-                    code, area: a, clip: area, surface: surface, color: color, marks: marks)
+            case .rgb565: paintKept(RGB565Codec.self, code, a, area, surface, color)
+            case .bgr565: paintKept(BGR565Codec.self, code, a, area, surface, color)
+            case .xrgb8888, .argb8888: paintKept(XRGB8888Codec.self, code, a, area, surface, color)
+            case .xbgr8888: paintKept(XBGR8888Codec.self, code, a, area, surface, color)
+            case .rgb888: paintKept(RGB888Codec.self, code, a, area, surface, color)
             }
             return true
         }
@@ -204,6 +194,14 @@ public final class Rasterizer {
         reserveScratch(area.width)
         paintRows(replay, paint, transform, surface)
         return true
+    }
+
+    private func paintKept<C: PixelCodec>(
+        _: C.Type, _ code: UnsafePointer<UInt8>, _ area: IntRect, _ clip: IntRect,
+        _ surface: Surface, _ color: Color
+    ) {
+        KeptPainter<C>.solid(
+            code, area: area, clip: clip, surface: surface, color: color, marks: marks)
     }
 
     /// Accumulates the whole of `key`'s shape inside `surface` and keeps it.

@@ -10,17 +10,6 @@ import _FBTestSupport
 
 @testable import FBRaster
 
-/// Runs `body` with the codec of `format`.
-private func withCodec<R>(_ format: PixelFormat, _ body: (any PixelCodec.Type) -> R) -> R {
-    switch format {
-    case .rgb565: body(RGB565Codec.self)
-    case .bgr565: body(BGR565Codec.self)
-    case .xrgb8888, .argb8888: body(XRGB8888Codec.self)
-    case .xbgr8888: body(XBGR8888Codec.self)
-    case .rgb888: body(RGB888Codec.self)
-    }
-}
-
 /// `count` random bytes.
 private func randomBytes(_ count: Int, _ rng: inout SeededRandom) -> [UInt8] {
     (0..<count).map { _ in UInt8.random(in: 0...255, using: &rng) }

@@ -9,17 +9,6 @@ import _FBTestSupport
 
 @testable import FBRaster
 
-/// Runs `body` with a codec type for each pixel format.
-private func withCodec(_ format: PixelFormat, _ body: (any PixelCodec.Type) -> Void) {
-    switch format {
-    case .rgb565: body(RGB565Codec.self)
-    case .bgr565: body(BGR565Codec.self)
-    case .xrgb8888, .argb8888: body(XRGB8888Codec.self)
-    case .xbgr8888: body(XBGR8888Codec.self)
-    case .rgb888: body(RGB888Codec.self)
-    }
-}
-
 /// A row of `width` pixels of random colours, stored through the codec
 /// (so the X byte of 32-bit formats is 0xFF, as fbanim writes it).
 private func randomRow(_ c: any PixelCodec.Type, width: Int, rng: inout SeededRandom) -> [UInt8] {

@@ -173,3 +173,14 @@ final class StatsSink: @unchecked Sendable {
         if done { reportStats(line) }
     }
 }
+
+/// Runs `body` with the codec of `format`.
+func withCodec<R>(_ format: PixelFormat, _ body: (any PixelCodec.Type) -> R) -> R {
+    switch format {
+    case .rgb565: body(RGB565Codec.self)
+    case .bgr565: body(BGR565Codec.self)
+    case .xrgb8888, .argb8888: body(XRGB8888Codec.self)
+    case .xbgr8888: body(XBGR8888Codec.self)
+    case .rgb888: body(RGB888Codec.self)
+    }
+}
