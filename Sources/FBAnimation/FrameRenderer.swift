@@ -227,13 +227,7 @@ public final class FrameRenderer {
             // A copy from the still layer is a memcpy a row: run by run
             // pays only where few blocks are marked.
             let sparse = held?.isSparse(in: r, percent: first > 0 ? 25 : 50) ?? false
-            if let held, sparse, first == 0 {
-                rasterizer.clear(surface, to: style.background, in: r, marked: held)
-            } else if let held, sparse {
-                still.restore(r, into: surface, marked: held, rasterizer: rasterizer)
-            } else {
-                restore(r, surface, first)
-            }
+            restore(r, surface, first, marked: sparse ? held : nil)
             map.unmark(inside: r)
             for i in first..<shown.count where !shownBounds[i].intersection(r).isEmpty {
                 let op = shown[i]
@@ -244,12 +238,17 @@ public final class FrameRenderer {
         }
     }
 
-    /// Puts the still picture (background and still shapes) in `r`.
-    private func restore(_ r: IntRect, _ surface: Surface, _ first: Int) {
-        if first > 0 {
-            still.restore(r, into: surface, rasterizer: rasterizer)
-        } else {
-            rasterizer.clear(surface, to: style.background, in: r)
+    /// Puts the still picture in `r` (only in the blocks `marked` marks, if
+    /// given): the still layer when it holds the first `first` shapes, else
+    /// the background (the layer may hold shapes no longer still).
+    private func restore(_ r: IntRect, _ surface: Surface, _ first: Int, marked: PaintedBlocks?) {
+        switch (first > 0, marked) {
+        case (true, let marked?):
+            still.restore(r, into: surface, marked: marked, rasterizer: rasterizer)
+        case (true, nil): still.restore(r, into: surface, rasterizer: rasterizer)
+        case (false, let marked?):
+            rasterizer.clear(surface, to: style.background, in: r, marked: marked)
+        case (false, nil): rasterizer.clear(surface, to: style.background, in: r)
         }
     }
 
