@@ -21,9 +21,11 @@ enum Convert {
         let (x, n) = (r.x, r.width)
         switch target.format {
         case .rgb565:
-            rows(source, target, r) { row16($0, $1, x: x, count: n, y: $2, hi: 2, lo: 0) }
+            let t = Dither.fields565
+            rows(source, target, r) { row16($0, $1, x: x, count: n, y: $2, t, hi: 2, lo: 0) }
         case .bgr565:
-            rows(source, target, r) { row16($0, $1, x: x, count: n, y: $2, hi: 0, lo: 2) }
+            let t = Dither.fields565
+            rows(source, target, r) { row16($0, $1, x: x, count: n, y: $2, t, hi: 0, lo: 2) }
         case .xrgb8888, .argb8888:
             rows(source, target, r) { from, to, _ in words(XRGB8888Codec.self, from, to, n) }
         case .xbgr8888:
@@ -55,9 +57,11 @@ enum Convert {
                     target.base + y &* target.stride + x &* bytes, x, n, y)
             }
         }
+        // The table once, not once a run (a lazy global checks on each use).
+        let t = Dither.fields565
         switch target.format {
-        case .rgb565: each { row16($0, $1, x: $2, count: $3, y: $4, hi: 2, lo: 0) }
-        case .bgr565: each { row16($0, $1, x: $2, count: $3, y: $4, hi: 0, lo: 2) }
+        case .rgb565: each { row16($0, $1, x: $2, count: $3, y: $4, t, hi: 2, lo: 0) }
+        case .bgr565: each { row16($0, $1, x: $2, count: $3, y: $4, t, hi: 0, lo: 2) }
         case .xrgb8888, .argb8888: each { f, t, _, n, _ in words(XRGB8888Codec.self, f, t, n) }
         case .xbgr8888: each { f, t, _, n, _ in words(XBGR8888Codec.self, f, t, n) }
         case .rgb888: each { f, t, _, n, _ in words(RGB888Codec.self, f, t, n) }
@@ -91,14 +95,15 @@ enum Convert {
 
     /// `count` pixels from column `x` of row `y` into a 16-bit format whose
     /// top 5 bits come from source byte `hi` and low 5 from byte `lo` (bytes
-    /// of an xrgb8888 pixel in memory: B, G, R, X).
+    /// of an xrgb8888 pixel in memory: B, G, R, X), through `fields`
+    /// (`Dither.fields565`).
     @inline(__always)
     private static func row16(
         _ from: UnsafeRawPointer, _ to: UnsafeMutableRawPointer, x: Int, count: Int, y: Int,
-        hi: Int, lo: Int
+        _ fields: UnsafePointer<UInt16>, hi: Int, lo: Int
     ) {
         // The row's four cells, 768 entries apart: column c uses cells + (c & 3) * 768.
-        let cells = Dither.fields565 + ((y & 3) << 2) * 768
+        let cells = fields + ((y & 3) << 2) * 768
         @inline(__always) func pixel(_ i: Int, _ column: Int) {
             let s = from + i &* 4
             let t = cells + column &* 768

@@ -6,12 +6,20 @@
 enum KeptPainter<C: PixelCodec> {
     /// Paints the rows at `code` (covering `area`) inside `clip` (within
     /// `area`) with `color`, marking the blocks painted in `marks`.
+    ///
+    /// An opaque colour blends its edges through a table (`tables`) over
+    /// `backdrop` (where most edges land: the colour the surface was last
+    /// cleared to), or else over the colour of the clip's first pixel.
     static func solid(
         _ code: UnsafePointer<UInt8>, area: IntRect, clip: IntRect, surface: Surface,
-        color: Color, marks: PaintedBlocks?
+        color: Color, marks: PaintedBlocks?, tables: BlendTables, backdrop: UInt32?
     ) {
         let rgb = color.rgb
         let alpha = UInt32(color.a)
+        let dst =
+            backdrop
+            ?? C.load(surface.base + clip.y &* surface.stride + clip.x &* C.bytesPerPixel)
+        let table = alpha == 255 ? tables.table(rgb: rgb, over: dst) : nil
         let x0 = clip.x
         let x1 = clip.maxX
         var row = code
@@ -34,18 +42,11 @@ enum KeptPainter<C: PixelCodec> {
                 if segmentEnd <= x0 { continue }
                 if x >= x0 && segmentEnd <= x1 {
                     // Wholly inside the clip: no clipping.
-                    if a > 0 {
-                        Spans<C>.blendMask(
-                            line, x: x, count: a, y: y, rgb: rgb, alpha: alpha, mask: values)
-                    }
+                    if a > 0 { edge(line, x, a, y, rgb, alpha, values, dst, table) }
                     if f > 0 { full(line, x &+ a, f, y, rgb, alpha) }
-                    if b > 0 {
-                        Spans<C>.blendMask(
-                            line, x: x &+ a &+ f, count: b, y: y, rgb: rgb, alpha: alpha,
-                            mask: values + a)
-                    }
+                    if b > 0 { edge(line, x &+ a &+ f, b, y, rgb, alpha, values + a, dst, table) }
                 } else {
-                    clipped(line, x, a, f, b, values, x0, x1, y, rgb, alpha)
+                    clipped(line, x, a, f, b, values, x0, x1, y, rgb, alpha, dst, table)
                 }
                 let lo = max(x, x0)
                 let hi = min(segmentEnd, x1)
@@ -59,14 +60,6 @@ enum KeptPainter<C: PixelCodec> {
             }
             if markTo > markFrom { marks?.mark(y: y, x: markFrom, count: markTo &- markFrom) }
         }
-    }
-
-    /// The opaque fill out of line: in the op loop it stays scalar, here it vectorises.
-    @inline(never)
-    private static func fill(
-        _ line: UnsafeMutableRawPointer, _ x: Int, _ n: Int, _ y: Int, _ rgb: UInt32
-    ) {
-        Spans<C>.fill(line, x: x, count: n, y: y, rgb: rgb)
     }
 
     /// `n` fully covered pixels from `x`: the colour at its opacity.
@@ -87,23 +80,34 @@ enum KeptPainter<C: PixelCodec> {
     private static func clipped(
         _ line: UnsafeMutableRawPointer, _ x: Int, _ a: Int, _ f: Int, _ b: Int,
         _ values: UnsafePointer<UInt8>, _ x0: Int, _ x1: Int, _ y: Int, _ rgb: UInt32,
-        _ alpha: UInt32
+        _ alpha: UInt32, _ dst: UInt32, _ table: UnsafePointer<UInt32>?
     ) {
         var lo = max(x, x0)
         var hi = min(x + a, x1)
-        if lo < hi {
-            Spans<C>.blendMask(
-                line, x: lo, count: hi - lo, y: y, rgb: rgb, alpha: alpha, mask: values + (lo - x))
-        }
+        if lo < hi { edge(line, lo, hi - lo, y, rgb, alpha, values + (lo - x), dst, table) }
         lo = max(x + a, x0)
         hi = min(x + a + f, x1)
         if lo < hi { full(line, lo, hi - lo, y, rgb, alpha) }
         lo = max(x + a + f, x0)
         hi = min(x + a + f + b, x1)
         if lo < hi {
+            edge(line, lo, hi - lo, y, rgb, alpha, values + a + (lo - x - a - f), dst, table)
+        }
+    }
+
+    /// `n` edge pixels from `x` whose coverages `values` holds: through the
+    /// table when there is one (an opaque colour).
+    @inline(__always)
+    private static func edge(
+        _ line: UnsafeMutableRawPointer, _ x: Int, _ n: Int, _ y: Int, _ rgb: UInt32,
+        _ alpha: UInt32, _ values: UnsafePointer<UInt8>, _ dst: UInt32,
+        _ table: UnsafePointer<UInt32>?
+    ) {
+        if let table {
             Spans<C>.blendMask(
-                line, x: lo, count: hi - lo, y: y, rgb: rgb, alpha: alpha,
-                mask: values + a + (lo - x - a - f))
+                line, x: x, count: n, y: y, rgb: rgb, mask: values, over: dst, table: table)
+        } else {
+            Spans<C>.blendMask(line, x: x, count: n, y: y, rgb: rgb, alpha: alpha, mask: values)
         }
     }
 

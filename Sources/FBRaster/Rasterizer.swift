@@ -8,6 +8,10 @@ public final class Rasterizer {
     private let accumulator = CoverageAccumulator()
     private var kept = CoverageCache()
     private let replay = CoverageReplay()
+    private let tables = BlendTables()
+    /// The colour of the last clear: where most edges of the next fills
+    /// land, so the one their blend tables are made over.
+    private var backdrop: UInt32?
     /// The blocks map of the fill in progress.
     private var marks: PaintedBlocks?
     /// Set when the kept coverage filled its block: no shape is kept after that.
@@ -35,6 +39,7 @@ public final class Rasterizer {
     public func clear(_ surface: Surface, to color: Color, in rect: IntRect? = nil) {
         let r = (rect ?? surface.bounds).intersection(surface.bounds)
         if r.isEmpty { return }
+        backdrop = color.rgb
         switch surface.format {
         case .rgb565: clear(RGB565Codec.self, surface, color.rgb, r)
         case .bgr565: clear(BGR565Codec.self, surface, color.rgb, r)
@@ -51,6 +56,7 @@ public final class Rasterizer {
             marked.width == surface.width && marked.height == surface.height, "sizes differ")
         let r = rect.intersection(surface.bounds)
         if r.isEmpty { return }
+        backdrop = color.rgb
         switch surface.format {
         case .rgb565: clear(RGB565Codec.self, surface, color.rgb, r, marked)
         case .bgr565: clear(BGR565Codec.self, surface, color.rgb, r, marked)
@@ -201,7 +207,8 @@ public final class Rasterizer {
         _ surface: Surface, _ color: Color
     ) {
         KeptPainter<C>.solid(
-            code, area: area, clip: clip, surface: surface, color: color, marks: marks)
+            code, area: area, clip: clip, surface: surface, color: color, marks: marks,
+            tables: tables, backdrop: backdrop)
     }
 
     /// Accumulates the whole of `key`'s shape inside `surface` and keeps it.

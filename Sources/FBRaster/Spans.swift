@@ -7,17 +7,38 @@
 enum Spans<C: PixelCodec> {
     /// Opaque colour over `count` pixels from column `x` of row `y`.
     ///
-    /// 32-bit formats do not dither: one word, stored `count` times (a loop
-    /// LLVM vectorises). Otherwise one colour on one row repeats every 4
-    /// pixels (the dither matrix's width): the first 4 are encoded, the rest
-    /// copied from 4 pixels back, 16-bit formats 8 bytes (4 pixels) at a time.
+    /// 32-bit formats do not dither: one word, stored `count` times, 4 at a
+    /// time. Otherwise one colour on one row repeats every 4 pixels (the
+    /// dither matrix's width): the first 4 are encoded, the rest copied from
+    /// 4 pixels back, 16-bit formats 8 bytes (4 pixels) at a time.
     @inline(__always)
     static func fill(_ row: UnsafeMutableRawPointer, x: Int, count: Int, y: Int, rgb: UInt32) {
         let start = row + x &* C.bytesPerPixel
         if C.bytesPerPixel == 4 {
             var word: UInt32 = 0
             withUnsafeMutableBytes(of: &word) { C.store($0.baseAddress!, rgb, dither: 0) }
-            for i in 0..<count { start.storeBytes(of: word, toByteOffset: i &* 4, as: UInt32.self) }
+            guard count >= 4 else {
+                for i in 0..<count {
+                    start.storeBytes(of: word, toByteOffset: i &* 4, as: UInt32.self)
+                }
+                return
+            }
+            // 4 pixels a store; the last store overlaps the one before it
+            // rather than finishing pixel by pixel (runs are short).
+            let quad = SIMD4<UInt32>(repeating: word)
+            var i = 0
+            while i &+ 8 <= count {
+                start.storeBytes(of: quad, toByteOffset: i &* 4, as: SIMD4<UInt32>.self)
+                start.storeBytes(of: quad, toByteOffset: i &* 4 &+ 16, as: SIMD4<UInt32>.self)
+                i &+= 8
+            }
+            if i &+ 4 <= count {
+                start.storeBytes(of: quad, toByteOffset: i &* 4, as: SIMD4<UInt32>.self)
+                i &+= 4
+            }
+            if i < count {
+                start.storeBytes(of: quad, toByteOffset: (count &- 4) &* 4, as: SIMD4<UInt32>.self)
+            }
             return
         }
         let cellRow = (y & 3) << 2
@@ -79,6 +100,27 @@ enum Spans<C: PixelCodec> {
             let m = div255(alpha &* UInt32(mask[i]))
             if m != 0 {
                 let out = m == 255 ? rgb : blendRGB(rgb, C.load(p), m)
+                C.store(p, out, dither: cellRow | ((x &+ i) & 3))
+            }
+            p += C.bytesPerPixel
+        }
+    }
+
+    /// `blendMask` of an opaque colour, looking up the pixels that hold
+    /// `dst` in `table` (`BlendTables`): the same bytes, most of them
+    /// (edges over a cleared background) for a lookup instead of a blend.
+    @inline(__always)
+    static func blendMask(
+        _ row: UnsafeMutableRawPointer, x: Int, count: Int, y: Int, rgb: UInt32,
+        mask: UnsafePointer<UInt8>, over dst: UInt32, table: UnsafePointer<UInt32>
+    ) {
+        var p = row + x &* C.bytesPerPixel
+        let cellRow = (y & 3) << 2
+        for i in 0..<count {
+            let m = UInt32(mask[i])
+            if m != 0 {
+                let d = C.load(p)
+                let out = d == dst ? table[Int(m)] : m == 255 ? rgb : blendRGB(rgb, d, m)
                 C.store(p, out, dither: cellRow | ((x &+ i) & 3))
             }
             p += C.bytesPerPixel

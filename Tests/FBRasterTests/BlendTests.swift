@@ -139,4 +139,25 @@ struct BlendTests {
         }
         #expect(wrong == 0)
     }
+
+    /// Kept tables give `blendRGB`'s results for their own colours, also
+    /// after more colours than there are slots have come and gone.
+    @Test func blendTablesHoldBlendResults() {
+        var rng = SeededRandom(seed: 5)
+        let keys = (0..<(BlendTables.slots + 9)).map { _ in
+            (
+                UInt32.random(in: 0...0xFF_FFFF, using: &rng),
+                UInt32.random(in: 0...0xFF_FFFF, using: &rng)
+            )
+        }
+        let tables = BlendTables()
+        var wrong = 0
+        for round in 0..<3 {
+            for (rgb, dst) in keys.shuffled(using: &rng) + keys.prefix(round * 4) {
+                let table = tables.table(rgb: rgb, over: dst)
+                for m in UInt32(0)...255 where table[Int(m)] != blendRGB(rgb, dst, m) { wrong += 1 }
+            }
+        }
+        #expect(wrong == 0)
+    }
 }

@@ -48,7 +48,8 @@ import _FBTestSupport
     static func randomPaint(_ rng: inout SeededRandom) -> Paint {
         let color = Color(
             rgb: UInt32.random(in: 0...0xFF_FFFF, using: &rng),
-            alpha: UInt8.random(in: 1...255, using: &rng))
+            // Half opaque: their edges take the blend tables.
+            alpha: Bool.random(using: &rng) ? 255 : UInt8.random(in: 1...254, using: &rng))
         if Int.random(in: 0..<4, using: &rng) == 0 {
             return .sweep(
                 SweepGradient(
@@ -60,8 +61,9 @@ import _FBTestSupport
     }
 
     /// Fills shapes at random places (some hanging off the edges) through
-    /// random clips, each shape several times, in two rasterizers: one
-    /// keeping coverage (with `budget` bytes), one not. Same bytes.
+    /// random clips, each shape several times, over backdrops cleared now
+    /// and then, in two rasterizers: one keeping coverage (with `budget`
+    /// bytes), one not. Same bytes.
     func compareWithPlainFills(budget: Int, seed: UInt64) -> Int {
         var rng = SeededRandom(seed: seed)
         let w = KeptCoverageTests.width
@@ -72,7 +74,13 @@ import _FBTestSupport
         for format in PixelFormat.allCases {
             let a = PixelBuffer(width: w, height: h, format: format)
             let b = PixelBuffer(width: w, height: h, format: format)
-            for _ in 0..<40 {
+            for i in 0..<40 {
+                if i % 10 == 0 {
+                    // A cleared backdrop, which opaque edges blend over by table.
+                    let backdrop = Color(rgb: UInt32.random(in: 0...0xFF_FFFF, using: &rng))
+                    keeping.clear(a.surface, to: backdrop)
+                    plain.clear(b.surface, to: backdrop)
+                }
                 let shape = KeptCoverageTests.randomShape(&rng)
                 let transform = Transform(
                     scale: ScaleFactor(raw: Int64.random(in: (1 << 23)...(1 << 25), using: &rng)),
