@@ -29,9 +29,10 @@ enum KeptPainter<C: PixelCodec> {
             row = end
             let line = surface.base + y &* surface.stride
             var x = area.x
-            // The painted span not yet marked, joined across gaps under a block.
-            var markFrom = 0
-            var markTo = Int.min / 2
+            // Blocks painted on this row and not yet marked: bit i stands
+            // for block `window + i`.
+            var window = 0
+            var painted: UInt64 = 0
             while p < end {
                 let (gap, a, f, b, values, next) = CoverageCode.segment(p)
                 p = next
@@ -48,17 +49,23 @@ enum KeptPainter<C: PixelCodec> {
                 } else {
                     clipped(line, x, a, f, b, values, x0, x1, y, rgb, alpha, dst, table)
                 }
+                guard let marks else { continue }
                 let lo = max(x, x0)
                 let hi = min(segmentEnd, x1)
-                if lo &- markTo > PaintedBlocks.blockWidth {
-                    if markTo > markFrom {
-                        marks?.mark(y: y, x: markFrom, count: markTo &- markFrom)
-                    }
-                    markFrom = lo
+                let first = lo >> 2
+                let last = (hi &- 1) >> 2
+                if last &- first >= 64 {
+                    marks.mark(y: y, x: lo, count: hi &- lo)
+                    continue
                 }
-                markTo = hi
+                if painted != 0 && last &- window >= 64 {
+                    marks.mark(y: y, fromBlock: window, blocks: painted)
+                    painted = 0
+                }
+                if painted == 0 { window = first }
+                painted |= PaintedBlocks.blocks(first &- window, through: last &- window)
             }
-            if markTo > markFrom { marks?.mark(y: y, x: markFrom, count: markTo &- markFrom) }
+            if painted != 0 { marks?.mark(y: y, fromBlock: window, blocks: painted) }
         }
     }
 

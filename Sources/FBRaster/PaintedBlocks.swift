@@ -51,6 +51,24 @@ public final class PaintedBlocks {
         PaintedBlocks.apply(bits + y * words, x >> 2, (x + count + 3) >> 2, set: true)
     }
 
+    /// Marks the blocks of row `y` whose bits `blocks` sets, bit `i`
+    /// standing for block `from + i` (`from` inside the map): a row's
+    /// marks gathered in a word, then put in the map at once.
+    @inline(__always)
+    func mark(y: Int, fromBlock from: Int, blocks: UInt64) {
+        let row = bits + y &* words
+        let word = from >> 6
+        let shift = UInt64(from & 63)
+        row[word] |= blocks << shift
+        if shift != 0 && word &+ 1 < words { row[word &+ 1] |= blocks >> (64 &- shift) }
+    }
+
+    /// A word with bits `first...last` set (`0 <= first <= last < 64`).
+    @inline(__always)
+    static func blocks(_ first: Int, through last: Int) -> UInt64 {
+        ((~0 as UInt64) >> UInt64(63 &- (last &- first))) << UInt64(first)
+    }
+
     /// Sets or clears blocks `first..<end` of one row.
     @inline(__always)
     private static func apply(

@@ -56,6 +56,18 @@ import _FBTestSupport
                             models[k].marked[y][b] = false
                         }
                     }
+                case 5:
+                    // A word of a row's blocks from a block on.
+                    let y = Int.random(in: 0..<h, using: &rng)
+                    let count = (w + 3) / 4
+                    let from = Int.random(in: 0..<count, using: &rng)
+                    let first = Int.random(in: 0..<64, using: &rng)
+                    let last = Int.random(in: first..<64, using: &rng)
+                    maps[k].mark(
+                        y: y, fromBlock: from, blocks: PaintedBlocks.blocks(first, through: last))
+                    for b in (from + first)...(from + last) where b < count {
+                        models[k].marked[y][b] = true
+                    }
                 default:
                     let y = Int.random(in: 0..<h, using: &rng)
                     let x = Int.random(in: 0..<w, using: &rng)
