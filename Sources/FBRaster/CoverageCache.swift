@@ -23,6 +23,44 @@ struct CoverageCache {
     struct Key: Hashable {
         var shape: Shape
         var transform: Transform
+
+        /// The fields folded into one word, then one `combine`: SipHash
+        /// field by field was most of a lookup, and a frame of the spinner
+        /// makes two dozen. Paths are hashed the usual way.
+        func hash(into hasher: inout Hasher) {
+            var h = Key.fold(
+                0, UInt64(truncatingIfNeeded: transform.scale.raw),
+                UInt64(transform.rotation.raw), transform.translation)
+            switch shape {
+            case let .disc(c, r): h = Key.fold(h &+ 1, UInt64(bitPattern: r.raw), 0, c)
+            case let .annulus(c, i, o):
+                h = Key.fold(h &+ 2, UInt64(bitPattern: i.raw), UInt64(bitPattern: o.raw), c)
+            case let .arc(c, r, w, start, sweep, cap):
+                h = Key.fold(h &+ 3, UInt64(bitPattern: r.raw), UInt64(bitPattern: w.raw), c)
+                h = Key.fold(
+                    h &+ (cap == .round ? 1 : 0), UInt64(start.raw),
+                    UInt64(bitPattern: sweep.raw), .zero)
+            case let .sector(c, r, start, sweep):
+                h = Key.fold(h &+ 4, UInt64(bitPattern: r.raw), UInt64(start.raw), c)
+                h = Key.fold(h, UInt64(bitPattern: sweep.raw), 0, .zero)
+            case let .roundedRectStroke(c, hw, hh, corner, line):
+                h = Key.fold(h &+ 5, UInt64(bitPattern: hw.raw), UInt64(bitPattern: hh.raw), c)
+                h = Key.fold(h, UInt64(bitPattern: corner.raw), UInt64(bitPattern: line.raw), .zero)
+            case let .path(path): hasher.combine(path)
+            }
+            hasher.combine(h)
+        }
+
+        /// Mixes two words and a point into `h` (multiply and xor-shift).
+        @inline(__always)
+        private static func fold(_ h: UInt64, _ a: UInt64, _ b: UInt64, _ p: Point) -> UInt64 {
+            @inline(__always) func mix(_ x: UInt64, _ v: UInt64) -> UInt64 {
+                let y = (x ^ v) &* 0x9E37_79B9_7F4A_7C15
+                return y ^ y >> 29
+            }
+            return mix(
+                mix(mix(mix(h, a), b), UInt64(bitPattern: p.x.raw)), UInt64(bitPattern: p.y.raw))
+        }
     }
 
     /// Compact (36 bytes: the index holds one a shape).

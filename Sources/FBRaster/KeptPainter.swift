@@ -19,20 +19,23 @@ enum KeptPainter<C: PixelCodec> {
         let dst =
             backdrop
             ?? C.load(surface.base + clip.y &* surface.stride + clip.x &* C.bytesPerPixel)
+        var row = code
+        for _ in area.y..<clip.y { row = CoverageCode.row(row).end }
+        if alpha == 255 && clip.x == area.x && clip.maxX == area.maxX {
+            opaqueWholeRows(
+                row, x: area.x, rows: clip.y..<clip.maxY, surface, rgb, dst,
+                tables.table(rgb: rgb, over: dst), marks)
+            return
+        }
         let table = alpha == 255 ? tables.table(rgb: rgb, over: dst) : nil
         let x0 = clip.x
         let x1 = clip.maxX
-        var row = code
-        for _ in area.y..<clip.y { row = CoverageCode.row(row).end }
         for y in clip.y..<clip.maxY {
             var (p, end) = CoverageCode.row(row)
             row = end
             let line = surface.base + y &* surface.stride
             var x = area.x
-            // Blocks painted on this row and not yet marked: bit i stands
-            // for block `window + i`.
-            var window = 0
-            var painted: UInt64 = 0
+            var painted = RowMarks()
             while p < end {
                 let (gap, a, f, b, values, next) = CoverageCode.segment(p)
                 p = next
@@ -49,23 +52,47 @@ enum KeptPainter<C: PixelCodec> {
                 } else {
                     clipped(line, x, a, f, b, values, x0, x1, y, rgb, alpha, dst, table)
                 }
-                guard let marks else { continue }
-                let lo = max(x, x0)
-                let hi = min(segmentEnd, x1)
-                let first = lo >> 2
-                let last = (hi &- 1) >> 2
-                if last &- first >= 64 {
-                    marks.mark(y: y, x: lo, count: hi &- lo)
-                    continue
-                }
-                if painted != 0 && last &- window >= 64 {
-                    marks.mark(y: y, fromBlock: window, blocks: painted)
-                    painted = 0
-                }
-                if painted == 0 { window = first }
-                painted |= PaintedBlocks.blocks(first &- window, through: last &- window)
+                if let marks { painted.add(max(x, x0), min(segmentEnd, x1), y, marks) }
             }
-            if painted != 0 { marks?.mark(y: y, fromBlock: window, blocks: painted) }
+            if let marks { painted.flush(y, marks) }
+        }
+    }
+
+    /// `solid` for the common case, in a loop of its own that keeps its
+    /// values in registers: an opaque colour, rows whole (not cut at the
+    /// sides), from the row whose code is at `code`.
+    private static func opaqueWholeRows(
+        _ code: UnsafePointer<UInt8>, x left: Int, rows: Range<Int>, _ surface: Surface,
+        _ rgb: UInt32, _ dst: UInt32, _ table: UnsafePointer<UInt32>, _ marks: PaintedBlocks?
+    ) {
+        var row = code
+        for y in rows {
+            var (p, end) = CoverageCode.row(row)
+            row = end
+            let line = surface.base + y &* surface.stride
+            var x = left
+            var painted = RowMarks()
+            while p < end {
+                let (gap, a, f, b, values, next) = CoverageCode.segment(p)
+                p = next
+                x &+= gap
+                let start = x
+                if a > 0 {
+                    Spans<C>.blendMask(
+                        line, x: x, count: a, y: y, rgb: rgb, mask: values, over: dst, table: table)
+                }
+                x &+= a
+                if f > 0 { Spans<C>.fill(line, x: x, count: f, y: y, rgb: rgb) }
+                x &+= f
+                if b > 0 {
+                    Spans<C>.blendMask(
+                        line, x: x, count: b, y: y, rgb: rgb, mask: values + a, over: dst,
+                        table: table)
+                }
+                x &+= b
+                if let marks { painted.add(start, x, y, marks) }
+            }
+            if let marks { painted.flush(y, marks) }
         }
     }
 
@@ -118,4 +145,45 @@ enum KeptPainter<C: PixelCodec> {
         }
     }
 
+}
+
+/// The blocks painted on a row, gathered in a word (bit `i`: block
+/// `window + i`) and put in the map at once, not a call a span.
+struct RowMarks {
+    private var window = 0
+    private var painted: UInt64 = 0
+
+    /// Pixels `lo..<hi` of row `y` (not empty, left of none added before) are painted.
+    @inline(__always)
+    mutating func add(_ lo: Int, _ hi: Int, _ y: Int, _ marks: PaintedBlocks) {
+        let first = lo >> 2
+        let last = (hi &- 1) >> 2
+        if painted == 0 { window = first }
+        if last &- window < 64 {
+            painted |= PaintedBlocks.blocks(first &- window, through: last &- window)
+        } else {
+            spill(lo, hi, y, marks)
+        }
+    }
+
+    /// `add` past the word's reach: the word is put in the map and starts
+    /// again at `lo`.
+    @inline(never)
+    private mutating func spill(_ lo: Int, _ hi: Int, _ y: Int, _ marks: PaintedBlocks) {
+        flush(y, marks)
+        let first = lo >> 2
+        let last = (hi &- 1) >> 2
+        if last &- first >= 64 {
+            marks.mark(y: y, x: lo, count: hi &- lo)
+        } else {
+            window = first
+            painted = PaintedBlocks.blocks(0, through: last &- first)
+        }
+    }
+
+    @inline(__always)
+    mutating func flush(_ y: Int, _ marks: PaintedBlocks) {
+        if painted != 0 { marks.mark(y: y, fromBlock: window, blocks: painted) }
+        painted = 0
+    }
 }

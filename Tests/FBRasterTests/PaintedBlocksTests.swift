@@ -127,4 +127,31 @@ import _FBTestSupport
             }
         }
     }
+
+    /// A row's spans gathered by `RowMarks` mark the blocks one call a span would.
+    @Test func rowMarksMarkTheBlocksOfTheirSpans() {
+        var rng = SeededRandom(seed: 9)
+        for trial in 0..<200 {
+            let w = Int.random(in: 1...1500, using: &rng)
+            let map = PaintedBlocks(width: w, height: 2)
+            map.unmark(inside: IntRect(x: 0, y: 0, width: w, height: 2))
+            var expected = Array(repeating: false, count: (w + 3) / 4)
+            var row = RowMarks()
+            var x = Int.random(in: 0..<w, using: &rng)
+            while x < w {
+                let n = min(Int.random(in: 1...(trial % 2 == 0 ? 12 : 400), using: &rng), w - x)
+                row.add(x, x + n, 1, map)
+                for b in (x / 4)...((x + n - 1) / 4) { expected[b] = true }
+                x += n + Int.random(in: 0...(trial % 3 == 0 ? 300 : 9), using: &rng)
+            }
+            row.flush(1, map)
+            var got = Array(repeating: false, count: (w + 3) / 4)
+            map.forEachMarkedRun(in: IntRect(x: 0, y: 0, width: w, height: 2)) { y, x, n in
+                #expect(y == 1, "only the row marked")
+                for b in (x / 4)...((x + n - 1) / 4) { got[b] = true }
+            }
+            let wrong = zip(got, expected).filter { $0 != $1 }.count
+            #expect(wrong == 0, "trial \(trial), width \(w): \(wrong) blocks wrong")
+        }
+    }
 }
