@@ -130,7 +130,10 @@ public struct OrbitLoader: Loader {
     private func heart(period: Double, at t: Double, into ops: inout [DrawOp]) {
         let angle = Angle(degrees: 360 * (t / period).truncatingRemainder(dividingBy: 1))
         let place = Transform(translation: Point(polarRadius: 100, angle: angle))
-        ops.append(DrawOp(.path(heart), transform: place, paint: .solid(mainColor)))
+        // At a steady frame rate the hearts come back to the same places
+        // every period (150 and 60 places at 30 fps).
+        ops.append(
+            DrawOp(.path(heart), transform: place, paint: .solid(mainColor), repeats: true))
     }
 
     /// The spec's heart outline for a heart of `width`, centred on (0, 0).
