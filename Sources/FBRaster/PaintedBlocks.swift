@@ -66,7 +66,8 @@ public final class PaintedBlocks {
     /// A word with bits `first...last` set (`0 <= first <= last < 64`).
     @inline(__always)
     static func blocks(_ first: Int, through last: Int) -> UInt64 {
-        ((~0 as UInt64) >> UInt64(63 &- (last &- first))) << UInt64(first)
+        // Both amounts are in 0...63: masking shifts, no overshift checks.
+        ((~0 as UInt64) &>> UInt64(63 &- (last &- first))) &<< UInt64(first)
     }
 
     /// Sets or clears blocks `first..<end` of one row.
@@ -131,9 +132,24 @@ public final class PaintedBlocks {
         if r.isEmpty { return }
         let firstBlock = r.x >> 2
         let endBlock = (r.maxX + 3) >> 2
+        let firstWord = firstBlock >> 6
+        let lastWord = (endBlock - 1) >> 6
+        // The blocks of the first and last words inside the rectangle.
+        let headMask: UInt64 = ~0 << UInt64(firstBlock & 63)
+        let tailMask: UInt64 = ~0 >> UInt64(63 - ((endBlock - 1) & 63))
+        // A map ORed with itself is itself: no branch for a missing `other`.
+        let both = other?.bits ?? bits
         // The run found last on a row, not yet given to `body` (-1: none).
         var pending = -1
         var pendingEnd = -1
+        @inline(__always) func run(_ y: Int, _ start: Int, _ end: Int) {
+            if pending >= 0 && start - pendingEnd < join {
+                pendingEnd = end
+                return
+            }
+            flush(y)
+            (pending, pendingEnd) = (start, end)
+        }
         @inline(__always) func flush(_ y: Int) {
             if pending < 0 { return }
             let x0 = max(pending << 2, r.x)
@@ -142,38 +158,32 @@ public final class PaintedBlocks {
             pending = -1
         }
         for y in r.y..<r.maxY {
-            let row = bits + y * words
-            let otherRow = other.map { $0.bits + y * words }
-            var b = firstBlock
-            while b < endBlock {
-                // Find the next marked block, then the end of its run.
-                var word = row[b >> 6] | (otherRow?[b >> 6] ?? 0)
-                word &= ~0 << UInt64(b & 63)
-                if word == 0 {
-                    b = (b | 63) + 1
-                    continue
-                }
-                let start = (b & ~63) + word.trailingZeroBitCount
-                if start >= endBlock { break }
-                var end = start
-                while end < endBlock {
-                    let w = ~(row[end >> 6] | (otherRow?[end >> 6] ?? 0)) & (~0 << UInt64(end & 63))
-                    if w == 0 {
-                        end = (end | 63) + 1
-                    } else {
-                        end = (end & ~63) + w.trailingZeroBitCount
-                        break
+            let row = y * words
+            // The first block of the run that reaches the word in hand (-1: none).
+            var open = -1
+            for w in firstWord...lastWord {
+                var word = bits[row + w] | both[row + w]
+                if w == firstWord { word &= headMask }
+                if w == lastWord { word &= tailMask }
+                // Walk the word's changes from marked to not and back, from
+                // bit `from` on (shifts of 64 give 0).
+                var from = 0
+                while true {
+                    if open >= 0 {
+                        let unmarked = (~word >> UInt64(from)) << UInt64(from)
+                        if unmarked == 0 { break }
+                        let end = unmarked.trailingZeroBitCount
+                        run(y, open, w << 6 + end)
+                        open = -1
+                        from = end
                     }
+                    let marked = (word >> UInt64(from)) << UInt64(from)
+                    if marked == 0 { break }
+                    from = marked.trailingZeroBitCount
+                    open = w << 6 + from
                 }
-                end = min(end, endBlock)
-                if pending >= 0 && start - pendingEnd < join {
-                    pendingEnd = end
-                } else {
-                    flush(y)
-                    (pending, pendingEnd) = (start, end)
-                }
-                b = end
             }
+            if open >= 0 { run(y, open, endBlock) }
             flush(y)
         }
     }
