@@ -1,9 +1,11 @@
 import FBRaster
 
 /// The blocks where each of the last frames may differ from the still
-/// picture (`PaintedBlocks`), for the frame renderer: a frame restores only
-/// what the frame in its buffer marked, and a 16-bit target converts only
-/// what either frame marked. A map counts only against the still picture
+/// picture (`PaintedBlocks`), for the frame renderer: a 16-bit target
+/// converts only what this frame or the one in its buffer marked, and a
+/// still layer's copy goes only where the frame in the buffer marked. A
+/// frame no map serves keeps none (it counts as unknown). A map counts only
+/// against the still picture
 /// it was marked over (the still layer's generation). A class: the
 /// renderer changes it in place each frame, and a copied struct's arrays
 /// would be copied again (three allocations a frame).

@@ -4,8 +4,10 @@
 /// Most edge pixels of a shape drawn over a cleared background blend onto
 /// the same destination (the background), so a lookup gives their bytes for
 /// a quarter of a blend's instructions, and the very bytes `blendRGB` would
-/// (the table is made by it). A spinner's leaves come back in a few dozen
-/// colours, so the tables are kept: `slots` of them, replaced in turn.
+/// (the table is made by it). A spinner's leaves come back in about 34
+/// colours, so the tables are kept: `slots` of them, replaced in turn (a
+/// loader cycling through more colours than that would make a table, 256
+/// blends, for every shape it paints).
 final class BlendTables {
     static let slots = 64
     /// `slots` tables of 256 results.

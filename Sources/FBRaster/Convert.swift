@@ -21,11 +21,11 @@ enum Convert {
         let (x, n) = (r.x, r.width)
         switch target.format {
         case .rgb565:
-            let t = Dither.fields565
-            rows(source, target, r) { row16($0, $1, x: x, count: n, y: $2, t, hi: 2, lo: 0) }
+            let fields = Dither.fields565
+            rows(source, target, r) { row16($0, $1, x: x, count: n, y: $2, fields, hi: 2, lo: 0) }
         case .bgr565:
-            let t = Dither.fields565
-            rows(source, target, r) { row16($0, $1, x: x, count: n, y: $2, t, hi: 0, lo: 2) }
+            let fields = Dither.fields565
+            rows(source, target, r) { row16($0, $1, x: x, count: n, y: $2, fields, hi: 0, lo: 2) }
         case .xrgb8888, .argb8888:
             rows(source, target, r) { from, to, _ in words(XRGB8888Codec.self, from, to, n) }
         case .xbgr8888:
@@ -58,10 +58,10 @@ enum Convert {
             }
         }
         // The table once, not once a run (a lazy global checks on each use).
-        let t = Dither.fields565
+        let fields = Dither.fields565
         switch target.format {
-        case .rgb565: each { row16($0, $1, x: $2, count: $3, y: $4, t, hi: 2, lo: 0) }
-        case .bgr565: each { row16($0, $1, x: $2, count: $3, y: $4, t, hi: 0, lo: 2) }
+        case .rgb565: each { row16($0, $1, x: $2, count: $3, y: $4, fields, hi: 2, lo: 0) }
+        case .bgr565: each { row16($0, $1, x: $2, count: $3, y: $4, fields, hi: 0, lo: 2) }
         case .xrgb8888, .argb8888: each { f, t, _, n, _ in words(XRGB8888Codec.self, f, t, n) }
         case .xbgr8888: each { f, t, _, n, _ in words(XBGR8888Codec.self, f, t, n) }
         case .rgb888: each { f, t, _, n, _ in words(RGB888Codec.self, f, t, n) }

@@ -26,7 +26,7 @@ struct CoverageCache {
 
         /// The fields folded into one word, then one `combine`: SipHash
         /// field by field was most of a lookup, and a frame of the spinner
-        /// makes two dozen. Of a path, only its length and last elements.
+        /// makes two dozen. Of a path, its length and a few elements.
         func hash(into hasher: inout Hasher) {
             var h = Key.fold(
                 0, UInt64(truncatingIfNeeded: transform.scale.raw),
@@ -47,9 +47,11 @@ struct CoverageCache {
                 h = Key.fold(h &+ 5, UInt64(bitPattern: hw.raw), UInt64(bitPattern: hh.raw), c)
                 h = Key.fold(h, UInt64(bitPattern: corner.raw), UInt64(bitPattern: line.raw), .zero)
             case let .path(path):
-                // Its length and last elements: enough to tell the paths a
-                // loader draws apart, for a fraction of hashing them whole.
+                // Its length and first and last elements: enough to tell
+                // the paths a loader draws apart, for a fraction of hashing
+                // them whole.
                 hasher.combine(path.elements.count)
+                hasher.combine(path.elements.first)
                 for element in path.elements.suffix(2) { hasher.combine(element) }
             }
             hasher.combine(h)

@@ -1,33 +1,39 @@
 /// Paints kept coverage (`CoverageCache`) with one colour straight from its
 /// code: no runs are built and no alpha is copied; a segment is three span
-/// calls at most (edge, inside, edge). The per-pixel work is the very span
-/// routines `RowPainter` uses, and a pixel's bytes depend only on its
+/// calls at most (edge, inside, edge). The per-pixel work is that of the
+/// span routines `RowPainter` uses (edges of an opaque colour through a
+/// blend table made by `blendRGB`), and a pixel's bytes depend only on its
 /// coverage, so the bytes are those of the usual path.
 enum KeptPainter<C: PixelCodec> {
     /// Paints the rows at `code` (covering `area`) inside `clip` (within
     /// `area`) with `color`, marking the blocks painted in `marks`.
     ///
-    /// An opaque colour blends its edges through a table (`tables`) over
-    /// `backdrop` (where most edges land: the colour the surface was last
-    /// cleared to), or else over the colour of the clip's first pixel.
+    /// An opaque colour on a 24- or 32-bit surface blends its edges through
+    /// a table (`tables`) over `backdrop` (where most edges land: the colour
+    /// last cleared to), or else over the colour of the clip's first pixel.
+    /// (A 16-bit pixel reads back dithered: it would seldom equal a colour.)
     static func solid(
         _ code: UnsafePointer<UInt8>, area: IntRect, clip: IntRect, surface: Surface,
         color: Color, marks: PaintedBlocks?, tables: BlendTables, backdrop: UInt32?
     ) {
         let rgb = color.rgb
         let alpha = UInt32(color.a)
-        let dst =
-            backdrop
-            ?? C.load(surface.base + clip.y &* surface.stride + clip.x &* C.bytesPerPixel)
         var row = code
         for _ in area.y..<clip.y { row = CoverageCode.row(row).end }
-        if alpha == 255 && clip.x == area.x && clip.maxX == area.maxX {
-            opaqueWholeRows(
-                row, x: area.x, rows: clip.y..<clip.maxY, surface, rgb, dst,
-                tables.table(rgb: rgb, over: dst), marks)
-            return
+        var table: UnsafePointer<UInt32>?
+        var dst: UInt32 = 0
+        if alpha == 255 && C.bytesPerPixel > 2 {
+            dst =
+                backdrop
+                ?? C.load(surface.base + clip.y &* surface.stride + clip.x &* C.bytesPerPixel)
+            let made = tables.table(rgb: rgb, over: dst)
+            if clip.x == area.x && clip.maxX == area.maxX {
+                opaqueWholeRows(
+                    row, x: area.x, rows: clip.y..<clip.maxY, surface, rgb, dst, made, marks)
+                return
+            }
+            table = made
         }
-        let table = alpha == 255 ? tables.table(rgb: rgb, over: dst) : nil
         let x0 = clip.x
         let x1 = clip.maxX
         for y in clip.y..<clip.maxY {

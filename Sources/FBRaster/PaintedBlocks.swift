@@ -2,17 +2,16 @@
 /// shapes that stay put), in blocks of 4 pixels of one row.
 ///
 /// A fill given a map (`Rasterizer.fill(marking:)`) marks the blocks its
-/// runs paint. A damage-only frame then clears and converts only the marked
-/// blocks of its damage, not the whole rectangles: a spinner's damage is the
-/// box around twelve thin leaves, and most of it stays background.
+/// runs paint. A damage-only frame then converts to a 16-bit target (or
+/// copies from a still layer) only the marked blocks of its damage, not the
+/// whole rectangles: a spinner's damage is the box around twelve thin
+/// leaves, and most of it stays background.
 public final class PaintedBlocks {
     public let width: Int
     public let height: Int
     /// 64-bit words per row.
     let words: Int
     private let bits: UnsafeMutablePointer<UInt64>
-
-    public static let blockWidth = 4
 
     /// A map of `width` x `height` pixels with every block marked.
     public init(width: Int, height: Int) {
@@ -66,8 +65,9 @@ public final class PaintedBlocks {
     /// A word with bits `first...last` set (`0 <= first <= last < 64`).
     @inline(__always)
     static func blocks(_ first: Int, through last: Int) -> UInt64 {
+        assert(0 <= first && first <= last && last < 64, "blocks outside a word")
         // Both amounts are in 0...63: masking shifts, no overshift checks.
-        ((~0 as UInt64) &>> UInt64(63 &- (last &- first))) &<< UInt64(first)
+        return ((~0 as UInt64) &>> UInt64(63 &- (last &- first))) &<< UInt64(first)
     }
 
     /// Sets or clears blocks `first..<end` of one row.
@@ -166,18 +166,18 @@ public final class PaintedBlocks {
                 if w == firstWord { word &= headMask }
                 if w == lastWord { word &= tailMask }
                 // Walk the word's changes from marked to not and back, from
-                // bit `from` on (shifts of 64 give 0).
+                // bit `from` (0...63) on.
                 var from = 0
                 while true {
                     if open >= 0 {
-                        let unmarked = (~word >> UInt64(from)) << UInt64(from)
+                        let unmarked = (~word &>> UInt64(from)) &<< UInt64(from)
                         if unmarked == 0 { break }
                         let end = unmarked.trailingZeroBitCount
                         run(y, open, w << 6 + end)
                         open = -1
                         from = end
                     }
-                    let marked = (word >> UInt64(from)) << UInt64(from)
+                    let marked = (word &>> UInt64(from)) &<< UInt64(from)
                     if marked == 0 { break }
                     from = marked.trailingZeroBitCount
                     open = w << 6 + from

@@ -9,8 +9,9 @@ public final class Rasterizer {
     private var kept = CoverageCache()
     private let replay = CoverageReplay()
     private let tables = BlendTables()
-    /// The colour of the last clear: where most edges of the next fills
-    /// land, so the one their blend tables are made over.
+    /// The colour of the last clear (of any surface: in a frame, the one
+    /// drawn next): where most edges of the next fills land, so the one
+    /// their blend tables are made over.
     private var backdrop: UInt32?
     /// The blocks map of the fill in progress.
     private var marks: PaintedBlocks?

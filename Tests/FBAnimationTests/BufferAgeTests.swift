@@ -12,9 +12,15 @@ import _FBTestSupport
     @Test(arguments: LoaderKind.allCases)
     func anyBufferAgeGivesFullRedraws(kind: LoaderKind) {
         var rng = SeededRandom(seed: 0xA6E + UInt64(kind.rawValue.count))
-        for format in [PixelFormat.rgb565, .xrgb8888] {
-            let (w, h) = (141, 117)
-            let style = LoaderStyle(scale: 0.55)
+        // A small frame, and one whose loader crosses a 64-block word of
+        // the blocks maps (x = 256), over a background that is not black.
+        let cases: [(PixelFormat, Int, Int, LoaderStyle)] = [
+            (.rgb565, 141, 117, LoaderStyle(scale: 0.55)),
+            (.xrgb8888, 141, 117, LoaderStyle(scale: 0.55)),
+            (.rgb565, 333, 241, LoaderStyle(background: Color(rgb: 0x203040))),
+            (.xrgb8888, 333, 241, LoaderStyle(background: Color(rgb: 0x203040))),
+        ]
+        for (format, w, h, style) in cases {
             let renderer = FrameRenderer(kind: kind, width: w, height: h, style: style)
             let full = FrameRenderer(kind: kind, width: w, height: h, style: style)
             let count = Int.random(in: 2...3, using: &rng)

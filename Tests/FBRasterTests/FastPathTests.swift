@@ -122,6 +122,49 @@ struct FastPathTests {
         }
     }
 
+    @Test("opaque blendMask through a blend table = blendMask", arguments: PixelFormat.allCases)
+    func blendMaskThroughTable(format: PixelFormat) {
+        withCodec(format) { c in
+            func run<C: PixelCodec>(_: C.Type) {
+                var rng = SeededRandom(seed: 79)
+                let tables = BlendTables()
+                let b = C.bytesPerPixel
+                var wrong = 0
+                // 16 pixels a row, 16 rows: every mask value once.
+                for trial in 0..<16 {
+                    var row = randomRow(C.self, width: 16, rng: &rng)
+                    // About half the pixels hold the table's destination:
+                    // one pixel's bytes, copied (as a 16-bit pixel reads back).
+                    let source = Int.random(in: 0..<16, using: &rng)
+                    for i in 0..<16 where Bool.random(using: &rng) {
+                        for k in 0..<b { row[i * b + k] = row[source * b + k] }
+                    }
+                    let dst = row.withUnsafeBytes { C.load($0.baseAddress! + source * b) }
+                    let rgb = UInt32.random(in: 0...0xFF_FFFF, using: &rng)
+                    let table = tables.table(rgb: rgb, over: dst)
+                    let mask = (0..<16).map { UInt8(trial * 16 + $0) }
+                    var plain = row
+                    var viaTable = row
+                    mask.withUnsafeBufferPointer { m in
+                        plain.withUnsafeMutableBytes {
+                            Spans<C>.blendMask(
+                                $0.baseAddress!, x: 0, count: 16, y: trial & 3, rgb: rgb,
+                                alpha: 255, mask: m.baseAddress!)
+                        }
+                        viaTable.withUnsafeMutableBytes {
+                            Spans<C>.blendMask(
+                                $0.baseAddress!, x: 0, count: 16, y: trial & 3, rgb: rgb,
+                                mask: m.baseAddress!, over: dst, table: table)
+                        }
+                    }
+                    if viaTable != plain { wrong += 1 }
+                }
+                #expect(wrong == 0, "\(format)")
+            }
+            run(c)
+        }
+    }
+
     @Test(
         "16-bit: storing a loaded pixel gives its bytes back, at every dither cell",
         arguments: [PixelFormat.rgb565, .bgr565])

@@ -71,6 +71,9 @@ import _FBTestSupport
         let keeping = Rasterizer(keptBytes: budget)
         let plain = Rasterizer()
         var compared = 0
+        // Each fill marks its blocks here: every pixel it changes must be in one.
+        let marks = PaintedBlocks(width: w, height: h)
+        var unmarkedChanges = 0
         for format in PixelFormat.allCases {
             let a = PixelBuffer(width: w, height: h, format: format)
             let b = PixelBuffer(width: w, height: h, format: format)
@@ -101,15 +104,19 @@ import _FBTestSupport
                         : IntRect(
                             x: x, y: y, width: Int.random(in: 1...w, using: &rng),
                             height: Int.random(in: 1...h, using: &rng))
+                    let before = Array(a.bytes)
+                    marks.unmark(inside: IntRect(x: 0, y: 0, width: w, height: h))
                     keeping.fill(
                         shape, transform: transform, paint: paint, on: a.surface, clip: clip,
-                        keepCoverage: true)
+                        keepCoverage: true, marking: marks)
                     plain.fill(shape, transform: transform, paint: paint, on: b.surface, clip: clip)
+                    unmarkedChanges += changedOutsideMarks(before, a, marks)
                     compared += 1
                 }
             }
             #expect(differingBytes(a, b) == 0, "\(format) budget \(budget)")
         }
+        #expect(unmarkedChanges == 0, "pixels changed outside the blocks marked")
         #expect(keeping.keptCoverage.bytes <= budget)
         return keeping.keptCoverage.shapes
     }
@@ -146,4 +153,24 @@ import _FBTestSupport
 /// How many bytes of two buffers of one size differ.
 func differingBytes(_ a: PixelBuffer, _ b: PixelBuffer) -> Int {
     zip(a.bytes, b.bytes).reduce(0) { $0 + ($1.0 == $1.1 ? 0 : 1) }
+}
+
+/// Pixels of `buffer` whose bytes differ from `before` outside the blocks `marks` marks.
+func changedOutsideMarks(_ before: [UInt8], _ buffer: PixelBuffer, _ marks: PaintedBlocks) -> Int {
+    let w = buffer.surface.width
+    let h = buffer.surface.height
+    var marked = Array(repeating: false, count: w * h)
+    marks.forEachMarkedRun(in: IntRect(x: 0, y: 0, width: w, height: h)) { y, x, n in
+        for i in x..<(x + n) { marked[y * w + i] = true }
+    }
+    let bpp = buffer.surface.format.bytesPerPixel
+    let stride = buffer.surface.stride
+    var count = 0
+    for y in 0..<h {
+        for x in 0..<w where !marked[y * w + x] {
+            let at = y * stride + x * bpp
+            if (at..<(at + bpp)).contains(where: { before[$0] != buffer.bytes[$0] }) { count += 1 }
+        }
+    }
+    return count
 }
