@@ -8,7 +8,8 @@ public final class Rasterizer {
     private let accumulator = CoverageAccumulator()
     private var kept = CoverageCache()
     private let replay = CoverageReplay()
-    private let tables = BlendTables()
+    /// Made on first use: only loaders with kept shapes blend through tables.
+    private lazy var tables = BlendTables()
     /// The colour of the last clear (of any surface: in a frame, the one
     /// drawn next): where most edges of the next fills land, so the one
     /// their blend tables are made over.
