@@ -4,7 +4,8 @@
 # Safe to run again. Uses sudo when not root.
 set -euo pipefail
 
-packages=(libdrm-dev zlib1g-dev pkg-config)
+# fbanim links statically: the .a files of libdrm, zlib, glibc and libstdc++.
+packages=(libdrm-dev zlib1g-dev libc6-dev libstdc++-12-dev pkg-config)
 
 missing=()
 for p in "${packages[@]}"; do
