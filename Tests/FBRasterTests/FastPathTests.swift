@@ -64,7 +64,9 @@ struct FastPathTests {
                 var rng = SeededRandom(seed: 77)
                 for y in 0..<4 {
                     for x in 0..<5 {
-                        for count in [1, 2, 3, 5, 8, 13] {
+                        // Every count up to the row's end: the 32-bit fill
+                        // stores 8, then 4, then an overlapping last 4.
+                        for count in 1...19 {
                             let row = randomRow(C.self, width: 24, rng: &rng)
                             let rgb = UInt32.random(in: 0...0xFF_FFFF, using: &rng)
                             let a = apply(
