@@ -34,6 +34,8 @@ let package = Package(
         .target(name: "FBScheduler"),
         .target(name: "FBDisplay", dependencies: ["FBRaster", "FBScheduler"]),
         .target(name: "FBImage", dependencies: ["CZlib"]),
+        // Pure: the boot's control protocols, progress and command line as data.
+        .target(name: "FBBoot"),
 
         // The only Swift code that calls the OS.
         // It implements the display contract (FBDisplay) for real devices.
@@ -77,6 +79,7 @@ let package = Package(
             name: "FBDisplayTests",
             dependencies: ["FBDisplay", "FBScheduler", "FBRaster", "FBAnimation", "_FBTestSupport"]),
         .testTarget(name: "FBImageTests", dependencies: ["FBImage", "_FBTestSupport"]),
+        .testTarget(name: "FBBootTests", dependencies: ["FBBoot", "_FBTestSupport"]),
         .testTarget(name: "FBLinuxTests", dependencies: ["FBLinux", "CFBLinux", "FBRaster"]),
         .testTarget(
             name: "FBAnimCLITests", dependencies: ["FBAnimCLI", "_FBTestSupport"]),

@@ -31,13 +31,16 @@ public struct LoaderStyle: Sendable {
     }
 }
 
-/// Draws one frame of a loader at time `t` into a new buffer.
+/// Draws one frame of a loader at time `t` into a new buffer, with the
+/// ring's `progress` driven from outside and a `message` line if given.
 public func renderFrame(
     _ kind: LoaderKind, width: Int, height: Int, format: PixelFormat, style: LoaderStyle = .init(),
-    time: Double
+    time: Double, progress: Double? = nil, message: MessageLine? = nil
 ) -> PixelBuffer {
     let buffer = PixelBuffer(width: width, height: height, format: format)
     let renderer = FrameRenderer(kind: kind, width: width, height: height, style: style)
+    renderer.progress = progress
+    renderer.message = message
     renderer.render(time: time, into: buffer.surface)
     return buffer
 }
@@ -50,10 +53,18 @@ public final class FrameRenderer {
     public let height: Int
     public let style: LoaderStyle
 
-    private var loader: any Loader
-    private let root: Transform
+    var loader: any Loader
+    /// The loader when it is the ring (its progress can be driven from outside).
+    let ring: RingLoader?
+    let root: Transform
+    /// The ring's progress driven from outside (`-1...1`; negative fills
+    /// counter-clockwise), instead of its own 30 s clock; `nil`: the clock.
+    /// Other loaders ignore it.
+    public var progress: Double?
+    /// A line of text over the picture (boot.md, Message line), or `nil`.
+    public var message: MessageLine?
     private let rasterizer = Rasterizer()
-    private var ops: [DrawOp] = []
+    var ops: [DrawOp] = []
     /// The last frame drawn by `renderDamage`, placed on the screen, and its shapes' bounds.
     private var shown: [DrawOp] = []
     private var shownBounds: [IntRect] = []
@@ -88,6 +99,7 @@ public final class FrameRenderer {
         self.style = style
         loader = kind.makeLoader()
         if let color = style.color { loader.mainColor = color }
+        ring = loader as? RingLoader
         // The loader's centre is the frame's centre, exactly (a pixel corner
         // for an even size); the whole picture turns about it.
         root = Transform(
@@ -107,15 +119,17 @@ public final class FrameRenderer {
     /// The pixels are the bytes `render(time:into:)` would give.
     public func renderDamage(time: Double, into surface: Surface, age: Int) -> DamageList? {
         precondition(time.isFinite && time >= 0, "time must be finite and not negative")
-        ops.removeAll(keepingCapacity: true)
-        loader.frame(at: time, into: &ops)
+        let loaderOps = listOps(at: time)
         current.removeAll(keepingCapacity: true)
         currentBounds.removeAll(keepingCapacity: true)
         changed.removeAll()
         for (i, op) in ops.enumerated() {
-            let placed = DrawOp(
-                op.shape, transform: root.concatenating(op.transform), paint: op.paint,
-                repeats: op.repeats)
+            // The loader's shapes are in design points; the message is placed already.
+            let placed =
+                i < loaderOps
+                ? DrawOp(
+                    op.shape, transform: root.concatenating(op.transform), paint: op.paint,
+                    repeats: op.repeats) : op
             let old = i < shown.count ? shown[i] : nil
             let bounds =
                 old == placed
@@ -199,7 +213,11 @@ public final class FrameRenderer {
 
     /// The time until which the frame at `time` stays the same (the
     /// loader's `stillUntil`): `time` when it may change at once.
-    public func stillUntil(_ time: Double) -> Double { loader.stillUntil(time) }
+    public func stillUntil(_ time: Double) -> Double {
+        // A ring driven from outside changes only when it is told to.
+        if progress != nil && ring != nil { return .infinity }
+        return loader.stillUntil(time)
+    }
 
     private var hasCanvasFrame = false
     private lazy var fullScreen: DamageList = {
@@ -296,12 +314,12 @@ public final class FrameRenderer {
         precondition(time.isFinite && time >= 0, "time must be finite and not negative")
         let target = canvas(for: surface)?.surface ?? surface
         rasterizer.clear(target, to: style.background)
-        ops.removeAll(keepingCapacity: true)
-        loader.frame(at: time, into: &ops)
-        for op in ops {
+        let loaderOps = listOps(at: time)
+        for (i, op) in ops.enumerated() {
             rasterizer.fill(
-                op.shape, transform: root.concatenating(op.transform), paint: op.paint, on: target,
-                keepCoverage: op.repeats)
+                op.shape,
+                transform: i < loaderOps ? root.concatenating(op.transform) : op.transform,
+                paint: op.paint, on: target, keepCoverage: op.repeats)
         }
         if target.base != surface.base { rasterizer.convert(target, into: surface, in: screen) }
         // The canvas no longer holds the frame `renderDamage` last drew.

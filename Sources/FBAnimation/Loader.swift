@@ -66,14 +66,17 @@ public struct RingLoader: Loader {
     /// Before the delay only the track shows.
     public func stillUntil(_ t: Double) -> Double { t < Ring.delay ? Ring.delay : t }
 
-    /// The frame at progress `p` (0...1), for progress driven from outside.
-    public func frame(progress p: Double, into ops: inout [DrawOp]) {
+    /// The frame at progress `p`, for progress driven from outside: `0...1`
+    /// fills clockwise from 12 o'clock, `-1...0` counter-clockwise (a
+    /// psplash writer's negative values); clamped into `-1...1`.
+    public func frame(progress: Double, into ops: inout [DrawOp]) {
+        let p = progress.isFinite ? min(max(progress, -1), 1) : 0
         // The track: a circle of radius 82 stroked 16 wide.
         ops.append(
             DrawOp(
                 .annulus(center: .zero, inner: Fixed(74), outer: Fixed(90)),
                 paint: .solid(trackColor.withOpacity(0.3))))
-        guard p > 0 else { return }
+        guard p != 0 else { return }
         ops.append(
             DrawOp(
                 .arc(

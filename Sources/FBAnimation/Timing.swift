@@ -99,3 +99,50 @@ public enum Spinner {
             - Easing.easeIn.value(at: (t - a - tick) / duration)
     }
 }
+
+/// A value moved towards each new target over a fixed time along an
+/// easing curve, from wherever it is when the target changes (the ring's
+/// progress driven from outside: 0.3 s with easeOut, loaders.md).
+public struct EasedValue: Equatable, Sendable {
+    public let duration: Double
+    public let curve: Easing
+    /// The value the move started from, where it goes, and when it started.
+    public private(set) var origin: Double
+    public private(set) var target: Double
+    public private(set) var start: Double
+
+    /// The ring's progress: 0.3 s easeOut.
+    public static func ringProgress(_ value: Double = 0) -> EasedValue {
+        EasedValue(value, duration: 0.3, curve: .easeOut)
+    }
+
+    /// A value resting at `value`. - Precondition: `duration > 0`.
+    public init(_ value: Double, duration: Double, curve: Easing) {
+        precondition(duration > 0, "an easing needs a duration")
+        self.duration = duration
+        self.curve = curve
+        origin = value
+        target = value
+        start = 0
+    }
+
+    /// The value at `time` seconds.
+    public func value(at time: Double) -> Double {
+        let x = (time - start) / duration
+        if !(x < 1) { return target }
+        if x <= 0 { return origin }
+        return origin + (target - origin) * curve.value(at: x)
+    }
+
+    /// Moves towards `newTarget` from the value at `time`; a target equal
+    /// to the current one changes nothing (the move under way goes on).
+    public mutating func move(to newTarget: Double, at time: Double) {
+        guard newTarget != target else { return }
+        origin = value(at: time)
+        target = newTarget
+        start = time
+    }
+
+    /// When the value stops changing (it rests at `target` from then on).
+    public var settlesAt: Double { start + duration }
+}

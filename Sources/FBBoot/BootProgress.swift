@@ -1,0 +1,119 @@
+/// How far the boot is, from every source boot.md names, as the fraction
+/// the ring shows (`-1...1`; negative fills counter-clockwise).
+///
+/// - Explicit values (`PROGRESS n`, Plymouth's `u`, `fbanim ctl progress`)
+///   win once one has come.
+/// - Else the boot's own progress: systemd's unit notices counted against
+///   the number the previous boot saw, and the time since the boot started
+///   against the previous boot's length, whichever is further, capped at
+///   0.99 until quit; with no history, the time against 20 s, capped at 0.9.
+/// - The value never goes down during one boot (its magnitude: a psplash
+///   writer may turn the direction), and is 1 once the splash quits.
+public struct BootProgress: Sendable {
+    /// What the previous boot measured, if it was kept.
+    public let history: BootHistory?
+    /// Unit notices so far.
+    public private(set) var units = 0
+    private var explicitMagnitude: Double?
+    private var direction = 1.0
+    private var reached = 0.0
+    private var finished = false
+
+    /// Seconds a boot is assumed to take when none was measured before.
+    public static let assumedBootSeconds = 20.0
+    /// How far time alone may fill the ring without history, and with it.
+    public static let capWithoutHistory = 0.9
+    public static let capWithHistory = 0.99
+
+    public init(history: BootHistory?) { self.history = history }
+
+    /// An explicit value in percent, `-100...100`.
+    public mutating func explicit(percent: Int) {
+        let p = Double(min(max(percent, -100), 100)) / 100
+        explicitMagnitude = max(explicitMagnitude ?? 0, abs(p))
+        if p != 0 { direction = p < 0 ? -1 : 1 }
+    }
+
+    /// A unit became active (systemd's `U`).
+    public mutating func unitActive() { units += 1 }
+
+    /// The boot's own progress at `seconds` since the boot started.
+    public func ownProgress(at seconds: Double) -> Double {
+        let t = seconds.isFinite ? max(seconds, 0) : 0
+        guard let history else {
+            return min(t / BootProgress.assumedBootSeconds, BootProgress.capWithoutHistory)
+        }
+        let byTime = t / history.seconds
+        let byUnits = history.units > 0 ? Double(units) / Double(history.units) : 0
+        return min(max(byTime, byUnits), BootProgress.capWithHistory)
+    }
+
+    /// The value to show at `seconds` since the boot started (never less
+    /// than any value returned before), with its direction.
+    public mutating func value(at seconds: Double) -> Double {
+        if finished { return direction }
+        let candidate = explicitMagnitude ?? ownProgress(at: seconds)
+        reached = max(reached, candidate)
+        return direction * reached
+    }
+
+    /// Quit: the ring fills to the end in its direction.
+    public mutating func finish() { finished = true }
+
+    /// What this boot measured, to keep for the next one.
+    public func record(at seconds: Double) -> BootHistory {
+        BootHistory(units: units, seconds: seconds)
+    }
+}
+
+/// What one boot measured: the unit notices it saw and how long it took
+/// to the splash's quit. Kept as a small text file between boots.
+public struct BootHistory: Equatable, Sendable {
+    public var units: Int
+    /// Seconds from the boot's start to the splash's quit.
+    public var seconds: Double
+
+    /// Boots shorter or longer than these are not taken as a measure.
+    public static let secondsRange = 0.5...3600.0
+    public static let unitsRange = 0...100_000
+
+    /// - Precondition: nothing; values out of range are clamped.
+    public init(units: Int, seconds: Double) {
+        self.units = min(
+            max(units, BootHistory.unitsRange.lowerBound), BootHistory.unitsRange.upperBound)
+        let s = seconds.isFinite ? seconds : BootHistory.secondsRange.upperBound
+        self.seconds = min(
+            max(s, BootHistory.secondsRange.lowerBound), BootHistory.secondsRange.upperBound)
+    }
+
+    /// The file's first line.
+    static let header = "fbanim-boot-history 1"
+
+    /// The file's text.
+    public var text: String {
+        let tenths = Int((seconds * 10).rounded())
+        return "\(BootHistory.header)\nunits \(units)\nseconds \(tenths / 10).\(tenths % 10)\n"
+    }
+
+    /// Reads the file's text; `nil` for anything else (a garbled or old
+    /// file is not a measure: the boot goes on without it).
+    public init?(text: String) {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: true)
+        guard lines.first == Substring(BootHistory.header), lines.count == 3 else { return nil }
+        var units: Int?
+        var seconds: Double?
+        for line in lines.dropFirst() {
+            let parts = line.split(separator: " ")
+            guard parts.count == 2 else { return nil }
+            switch parts[0] {
+            case "units": units = Int(parts[1])
+            case "seconds": seconds = Double(parts[1])
+            default: return nil
+            }
+        }
+        guard let units, let seconds, BootHistory.unitsRange.contains(units),
+            BootHistory.secondsRange.contains(seconds)
+        else { return nil }
+        self.init(units: units, seconds: seconds)
+    }
+}
