@@ -40,12 +40,14 @@ let package = Package(
         // The only Swift code that calls the OS.
         // It implements the display contract (FBDisplay) for real devices.
         .target(
-            name: "FBLinux", dependencies: ["CFBLinux", "FBDisplay", "FBRaster", "FBScheduler"]),
+            name: "FBLinux",
+            dependencies: ["CFBLinux", "FBBoot", "FBDisplay", "FBRaster", "FBScheduler"]),
 
         .target(
             name: "FBAnimCLI",
             dependencies: [
-                "FBAnimation", "FBRaster", "FBImage", "FBLinux", "FBScheduler", "FBDisplay",
+                "FBAnimation", "FBBoot", "FBRaster", "FBImage", "FBLinux", "FBScheduler",
+                "FBDisplay",
             ]),
         // A static executable: the Swift runtime, glibc, libstdc++, libdrm
         // and zlib linked in, so it runs from an initramfs with no libraries

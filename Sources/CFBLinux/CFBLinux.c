@@ -1,3 +1,4 @@
+#define _GNU_SOURCE
 #include "CFBLinux.h"
 
 #include <drm.h>
@@ -6,7 +7,11 @@
 #include <xf86drmMode.h>
 #include <linux/fb.h>
 #include <linux/kd.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <stddef.h>
+#include <sys/socket.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -47,10 +52,35 @@ const uint32_t fbl_FB_VISUAL_DIRECTCOLOR = FB_VISUAL_DIRECTCOLOR;
 
 const unsigned long fbl_TIOCGWINSZ = TIOCGWINSZ;
 
+const unsigned long fbl_DRM_IOCTL_MODE_CLOSEFB = DRM_IOWR(0xD0, struct fbl_drm_mode_closefb);
+
+_Static_assert(sizeof(struct fbl_ucred) == sizeof(struct ucred), "struct ucred layout");
+_Static_assert(offsetof(struct fbl_ucred, uid) == offsetof(struct ucred, uid), "ucred.uid");
+_Static_assert(offsetof(struct fbl_ucred, gid) == offsetof(struct ucred, gid), "ucred.gid");
+
 static volatile sig_atomic_t fbl_signal_flags[65];
+
+static volatile sig_atomic_t fbl_signal_pipe[2] = {-1, -1};
 
 static void fbl_signal_handler(int sig) {
     if (sig > 0 && sig < 65) fbl_signal_flags[sig] = 1;
+    int fd = fbl_signal_pipe[1];
+    if (fd >= 0) {
+        int saved = errno;  // a handler must not change errno under the code it interrupted
+        char byte = (char)sig;
+        ssize_t ignored = write(fd, &byte, 1);  // full pipe: a wake-up is pending anyway
+        (void)ignored;
+        errno = saved;
+    }
+}
+
+int fbl_signal_wake_fd(void) {
+    if (fbl_signal_pipe[0] >= 0) return fbl_signal_pipe[0];
+    int fds[2];
+    if (pipe2(fds, O_NONBLOCK | O_CLOEXEC) != 0) return -1;
+    fbl_signal_pipe[0] = fds[0];
+    fbl_signal_pipe[1] = fds[1];
+    return fds[0];
 }
 
 int fbl_signal_catch(int sig) {

@@ -1,10 +1,15 @@
+import FBBoot
 import FBLinux
+import Glibc
 
-/// A board profile (`boards/*.conf`): defaults for `fbanim --board`.
+/// A board profile (`boards/*.conf`) or the splash's configuration
+/// (`/etc/fbanim/fbanim.conf`): defaults for the command line.
 ///
 /// Versioned data, checked before use: every value goes through the parser
 /// of the command-line option of the same name, and an error names the
-/// file, the line and the key.
+/// file, the line and the key. `key = value` a line; `#` starts a comment
+/// outside double quotes; a value in double quotes keeps its `#` and
+/// blanks; lines may end in CR LF.
 struct BoardProfile: Equatable {
     /// The file it was read from.
     let path: String
@@ -13,8 +18,26 @@ struct BoardProfile: Equatable {
     /// The loader to play when the command line names none.
     private(set) var loader: String?
 
-    /// The keys a profile may set: the look and pacing options of `play`.
-    static let keys: [OptionKey] = [.device, .rotate, .fps, .scale, .color, .background]
+    /// What a file may set.
+    enum Kind {
+        /// A board profile: the look and pacing options of `play`.
+        case board
+        /// `fbanim.conf`: those, the board to start from, and the message.
+        case configuration
+
+        var keys: [OptionKey] {
+            switch self {
+            case .board: return [.device, .rotate, .fps, .scale, .color, .background]
+            case .configuration:
+                return [
+                    .board, .device, .rotate, .fps, .scale, .color, .background, .font, .message,
+                    .textColor,
+                ]
+            }
+        }
+        /// Keys the runtime leaves to others (the initramfs hook reads them).
+        var passiveKeys: [String] { self == .board ? ["initramfs-modules"] : [] }
+    }
 
     /// Where `--board NAME` looks for `NAME.conf`, in order.
     static func searchPaths(for name: String) -> [String] {
@@ -22,6 +45,7 @@ struct BoardProfile: Equatable {
         if let exe = executablePath(), let slash = exe.lastIndex(of: "/") {
             directories.append(String(exe[..<slash]) + "/../share/fbanim/boards")
         }
+        directories.append("/usr/share/fbanim/boards")
         return directories.map { "\($0)/\(name).conf" }
     }
 
@@ -38,13 +62,7 @@ struct BoardProfile: Equatable {
         }
         let candidates = isPath ? [word] : searchPaths(for: word)
         for path in candidates where pathExists(path) {
-            do {
-                return try parse(String(decoding: readFile(path), as: UTF8.self), path: path)
-            } catch let error as CLIError {
-                throw error
-            } catch {
-                throw .noInput("cannot read board profile '\(path)': \(error)")
-            }
+            return try parse(readProfile(path), path: path, kind: .board)
         }
         throw .noInput(
             isPath
@@ -52,55 +70,111 @@ struct BoardProfile: Equatable {
                 : "no board profile '\(word)' (looked in \(candidates.joined(separator: ", ")))")
     }
 
+    /// The text of the file at `path`: a regular file of at most 1 MiB,
+    /// opened so that a FIFO or a device never blocks.
+    static func readProfile(_ path: String) throws(CLIError) -> String {
+        do throws(SystemError) {
+            return String(
+                decoding: try BootEnvironment.readSmallFile(path, limit: 1 << 20), as: UTF8.self)
+        } catch {
+            throw profileError(path, error)
+        }
+    }
+
     /// Parses the text of a profile; `path` names it in errors.
-    static func parse(_ text: String, path: String) throws(CLIError) -> BoardProfile {
+    /// - Throws: `CLIError.usage` naming the file, the line and the key.
+    static func parse(_ text: String, path: String, kind: Kind) throws(CLIError) -> BoardProfile {
         var profile = BoardProfile(path: path)
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false)
-            .enumerated()
-        {
-            let line = rawLine.split(
-                separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
-            let trimmed = line.trimmingWhitespace
-            if trimmed.isEmpty { continue }
-            let at = "\(path):\(index + 1)"
-            guard let equals = trimmed.firstIndex(of: "=") else {
-                throw .usage("\(at): expected 'key = value', found '\(trimmed)'", .play)
+        for (number, line) in lines(text) {
+            if let problem = profile.take(line, kind: kind) {
+                throw .usage("\(path):\(number): \(problem)", .play)
             }
-            let key = trimmed[..<equals].trimmingWhitespace
-            let value = trimmed[trimmed.index(after: equals)...].trimmingWhitespace
-            let isKey = key == "loader" || OptionKey(rawValue: key).map(keys.contains) == true
-            if value.isEmpty && isKey {
-                let comment =
-                    rawLine.contains("#") ? " ('#' starts a comment: write colours as RRGGBB)" : ""
-                throw .usage("\(at): no value for '\(key)'\(comment)", .play)
-            }
-            if key == "loader" {
-                guard profile.loader == nil else {
-                    throw .usage("\(at): 'loader' is set twice", .play)
-                }
-                do {
-                    _ = try parseLoader(value)
-                } catch {
-                    throw .usage("\(at): bad loader '\(value)': \(error.reason)", .play)
-                }
-                profile.loader = value
-                continue
-            }
-            guard let option = OptionKey(rawValue: key), keys.contains(option) else {
-                let known = (keys.map(\.rawValue) + ["loader"]).joined(separator: ", ")
-                throw .usage("\(at): unknown key '\(key)' (known: \(known))", .play)
-            }
-            guard profile.values[option] == nil else {
-                throw .usage("\(at): '\(key)' is set twice", .play)
-            }
-            do {
-                try check(option, value)
-            } catch {
-                throw .usage("\(at): bad \(key) '\(value)': \(error.reason)", .play)
-            }
-            profile.values[option] = value
         }
         return profile
+    }
+
+    /// Parses what can be parsed: a bad line is reported and skipped (a
+    /// splash never stops for its configuration).
+    static func parseLeniently(_ text: String, path: String, kind: Kind) -> (
+        BoardProfile, problems: [String]
+    ) {
+        var profile = BoardProfile(path: path)
+        var problems: [String] = []
+        for (number, line) in lines(text) {
+            if let problem = profile.take(line, kind: kind) {
+                problems.append("\(path):\(number): \(problem); line ignored")
+            }
+        }
+        return (profile, problems)
+    }
+
+    /// The file's lines with their numbers from 1, split at LF (a CR before
+    /// it is dropped: files edited on Windows work).
+    static func lines(_ text: String) -> [(Int, Substring.UnicodeScalarView)] {
+        text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            .map { index, line in
+                var line = line
+                if line.last == "\r" { line.removeLast() }
+                return (index + 1, line)
+            }
+    }
+
+    /// Takes one line; returns what is wrong with it, if anything.
+    private mutating func take(_ line: Substring.UnicodeScalarView, kind: Kind) -> String? {
+        guard let (key, value) = BoardProfile.split(line) else {
+            return "expected 'key = value', found '\(shown(String(line)))'"
+        }
+        if key.isEmpty && value.isEmpty { return nil }
+        let known = kind.keys.map(\.rawValue) + ["loader"] + kind.passiveKeys
+        guard known.contains(key) else {
+            return "unknown key '\(shown(key))' (known: \(known.joined(separator: ", ")))"
+        }
+        if kind.passiveKeys.contains(key) { return nil }
+        if value.isEmpty {
+            let comment =
+                String(line).contains("#") ? " ('#' starts a comment: write colours as RRGGBB)" : ""
+            return "no value for '\(key)'\(comment)"
+        }
+        if key == "loader" {
+            guard loader == nil else { return "'loader' is set twice" }
+            do {
+                _ = try parseLoader(value)
+            } catch {
+                return "bad loader '\(shown(value))': \(error.reason)"
+            }
+            loader = value
+            return nil
+        }
+        let option = OptionKey(rawValue: key)!
+        guard values[option] == nil else { return "'\(key)' is set twice" }
+        do {
+            try BoardProfile.check(option, value)
+        } catch {
+            return "bad \(key) '\(shown(value))': \(error.reason)"
+        }
+        values[option] = value
+        return nil
+    }
+
+    /// `key = value` with blanks trimmed and the comment removed; `("", "")`
+    /// for a blank or comment line; `nil` for a line without `=`.
+    static func split(_ line: Substring.UnicodeScalarView) -> (String, String)? {
+        var quoted = false
+        var content = String.UnicodeScalarView()
+        for scalar in line {
+            if scalar == "\"" { quoted.toggle() }
+            if scalar == "#" && !quoted { break }
+            content.append(scalar)
+        }
+        let text = String(content)
+        if text.allSatisfy({ $0 == " " || $0 == "\t" }) { return ("", "") }
+        guard let equals = text.firstIndex(of: "=") else { return nil }
+        let key = trimmed(text[..<equals])
+        var value = trimmed(text[text.index(after: equals)...])
+        if value.count >= 2, value.first == "\"", value.last == "\"" {
+            value = String(value.dropFirst().dropLast())
+        }
+        return (key, value)
     }
 
     /// Runs the option's own parser on `value`.
@@ -110,8 +184,10 @@ struct BoardProfile: Equatable {
         case .rotate: _ = try parseRotation(value)
         case .fps: _ = try parseFPS(value)
         case .scale: _ = try parseScale(value)
-        case .color, .background: _ = try parseColor(value)
-        default: preconditionFailure("not a board key: \(key)")
+        case .color, .background, .textColor: _ = try parseColor(value)
+        case .board: _ = try parseBoardName(value)
+        case .font, .message: _ = try parseText(value)
+        default: preconditionFailure("not a profile key: \(key)")
         }
     }
 
@@ -124,10 +200,41 @@ struct BoardProfile: Equatable {
     }
 }
 
-extension Substring {
-    fileprivate var trimmingWhitespace: String {
-        String(
-            drop(while: { $0 == " " || $0 == "\t" || $0 == "\r" }).reversed()
-                .drop(while: { $0 == " " || $0 == "\t" || $0 == "\r" }).reversed())
+/// A board name from a file or the kernel command line: a plain name.
+func parseBoardName(_ word: String) throws(InvalidValue) -> String {
+    guard !word.isEmpty, word.utf8.count <= 64, word.first != ".",
+        word.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) })
+    else { throw InvalidValue("expected a board name: letters, digits, '-', '_' and '.'") }
+    return word
+}
+
+/// Text for a message or a file name: one line, at most 4096 bytes.
+func parseText(_ word: String) throws(InvalidValue) -> String {
+    guard word.utf8.count <= 4096 else { throw InvalidValue("longer than 4096 bytes") }
+    guard !word.contains(where: { $0.isNewline }) else { throw InvalidValue("more than one line") }
+    return word
+}
+
+/// The CLI error for a profile that cannot be read: 77 without permission,
+/// 66 when missing, 64 for something that is not a profile file.
+func profileError(_ path: String, _ error: SystemError, what: String = "board profile") -> CLIError {
+    let shownPath = shown(path)
+    switch error.errno {
+    case ENOENT, ENOTDIR: return .noInput("no such \(what) '\(shownPath)'")
+    case EACCES, EPERM: return .noPermission("cannot read \(what) '\(shownPath)': \(error.reason)")
+    case EISDIR: return .usage("\(what) '\(shownPath)' is a directory", .play)
+    case EFBIG: return .usage("\(what) '\(shownPath)' is larger than 1 MiB", .play)
+    case EINVAL: return .usage("\(what) '\(shownPath)' is not a regular file", .play)
+    default: return .noInput("cannot read \(what) '\(shownPath)': \(error.reason)")
     }
+}
+
+/// Text from a file or a command line, safe for a one-line error: control
+/// characters escaped, at most 80 characters.
+func shown(_ text: String) -> String { loggable(text, limit: 80) }
+
+private func trimmed(_ text: Substring) -> String {
+    String(
+        text.drop(while: { $0 == " " || $0 == "\t" }).reversed()
+            .drop(while: { $0 == " " || $0 == "\t" }).reversed())
 }

@@ -32,6 +32,11 @@ enum CLIError: Error, Equatable {
     case cannotWrite(path: String, SystemError)
     /// A failure while running that is not the user's doing.
     case ioError(String)
+    /// Not an error: the command's answer is "no" (`splash --check-plymouth`
+    /// exits 1 when Plymouth runs), already said on stderr.
+    case standDown
+    /// Ends with this status; what there was to say is said.
+    case exit(Int32)
 
     /// The status `fbanim` exits with.
     var exitStatus: Int32 {
@@ -42,6 +47,8 @@ enum CLIError: Error, Equatable {
         case .noPermission: return ExitStatus.noPermission
         case .cannotWrite: return ExitStatus.cannotCreate
         case .ioError: return ExitStatus.ioError
+        case .standDown: return 1
+        case .exit(let status): return status
         }
     }
 
@@ -58,6 +65,7 @@ enum CLIError: Error, Equatable {
             return "Error: \(text)\n"
         case .cannotWrite(let path, let error):
             return "Error: cannot write '\(path)': \(error.reason)\n"
+        case .standDown, .exit: return ""
         }
     }
 }

@@ -112,7 +112,7 @@ func parseCommandLine(_ words: ArraySlice<String>, for command: Command) throws(
 /// - Throws: `CLIError.usage` naming the first one missing, arguments first.
 func checkRequired(_ parsed: ParsedCommandLine, for command: Command) throws(CLIError) {
     let argumentSpecs = OptionTable.arguments(for: command)
-    if parsed.arguments.count < argumentSpecs.count {
+    if parsed.arguments.count < argumentSpecs.count, !argumentSpecs[parsed.arguments.count].isOptional {
         let missing = argumentSpecs[parsed.arguments.count]
         throw .usage("Missing expected argument '\(missing.synopsis)'", command)
     }

@@ -11,17 +11,41 @@ let permissionHint =
 ///
 /// fbdev and DRM displays hold the console in graphics mode until `close()`.
 func openDisplay(_ request: PlayRequest) throws(CLIError) -> (Display, Bool) {
-    switch request.device {
-    case let .simulated(options)?:
+    guard let device = request.device else { return try openDefaultDisplay() }
+    return try openNamedDisplay(device)
+}
+
+/// Opens the display `device` names; stable names (`drm:DRIVER[:CONNECTOR]`,
+/// `fb:ID`, links such as `/dev/dri/by-path/...`) are looked up first.
+/// - Throws: `CLIError` with the exit status of spec/cli.md: 66 when no
+///   such device exists (yet), 69, 77...
+func openNamedDisplay(_ device: DeviceName, holdsConsole: Bool = true) throws(CLIError) -> (
+    Display, Bool
+) {
+    switch device {
+    case let .simulated(options):
         return (SimulatedDisplay(options, systemClock: SystemClock()), false)
-    case .terminal?:
+    case .terminal:
         return (try openTerminal(), true)
-    case let .fbdev(path)?:
-        return (try openFramebuffer(path), false)
-    case let .drm(path)?:
-        return (try openDRM(path), false)
-    case nil:
-        return try openDefaultDisplay()
+    case let .fbdev(path):
+        // A link to a DRM card (a udev alias of the user's) is a DRM device.
+        if let real = canonicalPath(path), real.hasPrefix("/dev/dri/") {
+            return (try openDRM(path, holdsConsole: holdsConsole), false)
+        }
+        return (try openFramebuffer(path, holdsConsole: holdsConsole), false)
+    case let .drm(path):
+        return (try openDRM(path, holdsConsole: holdsConsole), false)
+    case let .drmDriver(driver, connector):
+        guard let path = DeviceDiscovery.drmCard(driver: driver, connector: connector) else {
+            let screen = connector.map { " with a screen connected to \($0)" } ?? ""
+            throw .noInput("no DRM device of driver '\(driver)'\(screen)")
+        }
+        return (try openDRM(path, connector: connector, holdsConsole: holdsConsole), false)
+    case let .fbID(id):
+        guard let path = DeviceDiscovery.framebuffer(id: id) else {
+            throw .noInput("no framebuffer device with id '\(id)'")
+        }
+        return (try openFramebuffer(path, holdsConsole: holdsConsole), false)
     }
 }
 
@@ -32,7 +56,7 @@ func openDisplay(_ request: PlayRequest) throws(CLIError) -> (Display, Bool) {
 /// is passed over, and so is `/dev/fb0` then: it shows the same screen, under
 /// that program. Permission problems are reported, not passed over: the user
 /// has a display and should learn how to use it.
-private func openDefaultDisplay() throws(CLIError) -> (Display, Bool) {
+func openDefaultDisplay() throws(CLIError) -> (Display, Bool) {
     var busy: DeviceError?
     for path in DeviceDiscovery.drmCards() {
         do throws(DeviceError) {
@@ -61,20 +85,24 @@ private func openDefaultDisplay() throws(CLIError) -> (Display, Bool) {
     return (try openTerminal(), true)
 }
 
-private func openFramebuffer(_ path: String) throws(CLIError) -> FramebufferDisplay {
+func openFramebuffer(_ path: String, holdsConsole: Bool = true) throws(CLIError)
+    -> FramebufferDisplay
+{
     do throws(DeviceError) {
         let display = try FramebufferDisplay(path: path)
-        display.console = Console.enterGraphics()
+        if holdsConsole { display.console = Console.enterGraphics() }
         return display
     } catch {
         throw cliError(error)
     }
 }
 
-private func openDRM(_ path: String) throws(CLIError) -> DRMDisplay {
+func openDRM(_ path: String, connector: String? = nil, holdsConsole: Bool = true)
+    throws(CLIError) -> DRMDisplay
+{
     do throws(DeviceError) {
-        let display = try DRMDisplay(path: path)
-        display.console = Console.enterGraphics()
+        let display = try DRMDisplay(path: path, connector: connector)
+        if holdsConsole { display.console = Console.enterGraphics() }
         return display
     } catch {
         throw cliError(error)

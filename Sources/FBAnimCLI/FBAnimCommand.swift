@@ -30,6 +30,12 @@ public enum FBAnimCommand {
             try runRender(words.dropFirst())
         case "devices":
             try runDevices(words.dropFirst())
+        case "splash":
+            try runSplash(words.dropFirst())
+        case "ctl":
+            try runControl(words.dropFirst())
+        case "restore-console":
+            try runRestoreConsole(words.dropFirst())
         case "help":
             try showHelp(words.dropFirst())
         case let word? where isHelpFlag(word):

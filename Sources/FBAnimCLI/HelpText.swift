@@ -9,7 +9,7 @@ private let lineWidth = 80
 func usageLine(for command: Command?) -> String {
     guard let command, command.isAvailable else { return "fbanim <subcommand>" }
     var parts = [command.invocation]
-    parts += OptionTable.arguments(for: command).map(\.synopsis)
+    parts += OptionTable.arguments(for: command).map { $0.isOptional ? "[\($0.synopsis)]" : $0.synopsis }
     let options = OptionTable.options(for: command).filter { $0.key != .help }
     parts += options.filter(\.isRequired).map(\.synopsis)
     parts += options.filter { !$0.isRequired }.map { "[\($0.synopsis)]" }

@@ -1,64 +1,15 @@
-/// The commands of fbanim's command line.
-enum Command: String, CaseIterable, Sendable {
-    /// `fbanim [--device DEVICE] [options] LOADER`.
-    case play
-    /// `fbanim render LOADER --size WxH --time T --output FILE [options]`.
-    case render
-    /// `fbanim devices`: lists the displays fbanim finds (DevicesCommand.swift).
-    case devices
-
-    /// Whether this build can run the command; help documents only those.
-    var isAvailable: Bool { true }
-
-    /// How the command is invoked before its arguments.
-    var invocation: String { self == .play ? "fbanim" : "fbanim \(rawValue)" }
-
-    /// One line for the overview and the list of subcommands.
-    var abstract: String {
-        switch self {
-        case .play: return "Play a loader on a display."
-        case .render: return "Draw one frame of a loader to a PNG or PPM file."
-        case .devices: return "List the displays fbanim finds and the one it would use."
-        }
-    }
-
-    /// Paragraphs shown under the overview in the command's help.
-    var discussion: String {
-        switch self {
-        case .play:
-            return """
-                Plays one of four loaders (ring, radar, spinner, orbit) on a display: a Linux \
-                framebuffer, a DRM/KMS device, this terminal, or a simulated display. Frames \
-                are paced on the monotonic clock: a frame that cannot be shown in its slot is \
-                counted dropped and the animation keeps its speed. Only what changed is drawn.
-
-                Runs until SIGTERM or SIGINT (or --frames, --duration), then restores the \
-                console and the display and exits 0. SIGUSR1 prints the frame statistics on \
-                standard error while it runs. Exit statuses: 64 a wrong command line, 66 no \
-                such device, 69 a device that cannot be used, 74 an I/O error while running, \
-                77 permission denied. For example:
-
-                  fbanim --device /dev/fb0 ring
-                  fbanim --device sim:320x240:rgb565?clock=virtual --frames 90 --stats json radar
-                """
-        case .render:
-            return """
-                Draws the loader as it looks --time seconds after it appeared, in the pixel \
-                format --format, and writes that frame to --output as PNG or binary PPM (P6, \
-                8 bits a channel), chosen by the file's extension. For example:
-
-                  fbanim render ring --size 240x240 --time 1.5 --output ring.png
-                """
-        case .devices: return devicesDiscussion
-        }
-    }
-}
-
 /// The options fbanim knows, by their long name without `--`.
 enum OptionKey: String, CaseIterable, Sendable {
     case size, time, output, format
     case device, fps, frames, duration, board, stats
     case scale, color, background, rotate
+    case message, font
+    case textColor = "text-color"
+    case progress
+    case mode, wait, config
+    case checkPlymouth = "check-plymouth"
+    case ctlGroup = "ctl-group"
+    case retain, timeout
     case help
 }
 
@@ -88,11 +39,13 @@ struct OptionSpec: Sendable {
     var label: String { short.map { "-\($0), " + synopsis } ?? synopsis }
 }
 
-/// A positional argument: only the loader so far.
+/// A positional argument.
 struct ArgumentSpec: Sendable {
     let name: String
     let commands: Set<Command>
     let help: String
+    /// Whether the command runs without it (arguments after an optional one are optional too).
+    var isOptional = false
 
     /// `<name>`.
     var synopsis: String { "<\(name)>" }
@@ -103,13 +56,28 @@ enum OptionTable {
     static let arguments: [ArgumentSpec] = [
         ArgumentSpec(
             name: "loader", commands: [.play, .render],
-            help: "The loader to draw: ring, radar, spinner or orbit.")
+            help: "The loader to draw: ring, radar, spinner or orbit."),
+        ArgumentSpec(
+            name: "loader", commands: [.splash],
+            help: """
+                The loader: ring (filled by the boot's progress), radar, spinner or orbit. \
+                Default: the one fbanim.conf, fbanim.loader= or the board names, else ring.
+                """, isOptional: true),
+        ArgumentSpec(
+            name: "command", commands: [.ctl],
+            help: """
+                progress N (0 to 100), message TEXT, hide-message, quit [--retain], deactivate, \
+                reactivate, ping, wait, or newroot DIR.
+                """),
+        ArgumentSpec(
+            name: "value", commands: [.ctl],
+            help: "The value of progress, message and newroot.", isOptional: true),
     ]
 
     /// Every option, in the order help lists them.
     static let options: [OptionSpec] = [
         OptionSpec(
-            key: .device, short: nil, valueName: "device", commands: [.play], isRequired: false,
+            key: .device, short: nil, valueName: "device", commands: [.play, .splash], isRequired: false,
             help: """
                 The display: /dev/fbN (a Linux framebuffer), /dev/dri/cardN (DRM/KMS), term \
                 (this terminal, in 24-bit colour half blocks, fitted to its size) or \
@@ -144,30 +112,30 @@ enum OptionTable {
                 xbgr8888, argb8888 or rgb888. 16-bit formats are dithered.
                 """, defaultValue: "xrgb8888"),
         OptionSpec(
-            key: .fps, short: nil, valueName: "n", commands: [.play], isRequired: false,
+            key: .fps, short: nil, valueName: "n", commands: [.play, .splash], isRequired: false,
             help: "Target frame rate, in frames per second, from 1 to 240.", defaultValue: "30"),
         OptionSpec(
-            key: .frames, short: nil, valueName: "n", commands: [.play], isRequired: false,
+            key: .frames, short: nil, valueName: "n", commands: [.play, .splash], isRequired: false,
             help: """
                 Stop after this many frame slots (1/fps seconds each, whether a frame was \
                 shown in it or dropped).
                 """, defaultValue: nil),
         OptionSpec(
-            key: .duration, short: nil, valueName: "seconds", commands: [.play],
+            key: .duration, short: nil, valueName: "seconds", commands: [.play, .splash],
             isRequired: false,
             help: """
                 Stop after this many seconds (of the display's clock: virtual seconds with \
                 clock=virtual).
                 """, defaultValue: nil),
         OptionSpec(
-            key: .scale, short: nil, valueName: "x", commands: [.play, .render], isRequired: false,
+            key: .scale, short: nil, valueName: "x", commands: [.play, .render, .splash], isRequired: false,
             help: """
                 Size of the loader, in pixels per design point: every length of the loader's \
                 design is multiplied by it, so 2 draws it twice as large. Greater than 0, at \
                 most 64.
                 """, defaultValue: "1"),
         OptionSpec(
-            key: .color, short: nil, valueName: "RRGGBB", commands: [.play, .render],
+            key: .color, short: nil, valueName: "RRGGBB", commands: [.play, .render, .splash],
             isRequired: false,
             help: """
                 Replaces the loader's main colour, keeping the spec's alpha: ring, the progress \
@@ -176,26 +144,26 @@ enum OptionTable {
                 own colours.
                 """, defaultValue: nil),
         OptionSpec(
-            key: .background, short: nil, valueName: "RRGGBB", commands: [.play, .render],
+            key: .background, short: nil, valueName: "RRGGBB", commands: [.play, .render, .splash],
             isRequired: false,
             help: """
                 The opaque colour behind the loader: six hex digits, an optional leading '#'.
                 """, defaultValue: "000000"),
         OptionSpec(
-            key: .rotate, short: nil, valueName: "degrees", commands: [.play, .render],
+            key: .rotate, short: nil, valueName: "degrees", commands: [.play, .render, .splash],
             isRequired: false,
             help: """
                 Rotates the whole picture clockwise in the framebuffer, for panels mounted \
                 sideways: 0, 90, 180 or 270.
                 """, defaultValue: "0"),
         OptionSpec(
-            key: .board, short: nil, valueName: "name|file", commands: [.play], isRequired: false,
+            key: .board, short: nil, valueName: "name|file", commands: [.play, .splash], isRequired: false,
             help: """
                 Take defaults (device, rotation, frame rate, scale, colours) from a board \
                 profile in boards/ or a file; options on the command line win.
                 """, defaultValue: nil),
         OptionSpec(
-            key: .stats, short: nil, valueName: "json|text", commands: [.play], isRequired: false,
+            key: .stats, short: nil, valueName: "json|text", commands: [.play, .splash], isRequired: false,
             help: """
                 On exit, print the frame statistics: json as one object on standard output \
                 (frames_presented, frames_dropped, frames_late, fps_target, fps_achieved, \
@@ -203,7 +171,75 @@ enum OptionTable {
                 frame), text for a person on standard error.
                 """, defaultValue: nil),
         OptionSpec(
-            key: .help, short: "h", valueName: nil, commands: [.play, .render, .devices],
+            key: .message, short: nil, valueName: "text", commands: [.play, .render, .splash],
+            isRequired: false,
+            help: """
+                A line of text shown below the loader, centred (moved up over the loader on \
+                small screens), cut with an ellipsis when wider than the screen.
+                """, defaultValue: nil),
+        OptionSpec(
+            key: .font, short: nil, valueName: "file", commands: [.play, .render, .splash],
+            isRequired: false,
+            help: """
+                The message's font: TrueType/OpenType, or a PSF1/PSF2 console font (gzipped or \
+                not, as in /usr/share/consolefonts). Without it, the font built into fbanim.
+                """, defaultValue: nil),
+        OptionSpec(
+            key: .textColor, short: nil, valueName: "RRGGBB", commands: [.play, .render, .splash],
+            isRequired: false,
+            help: "The message's colour (drawn at opacity 0.9): six hex digits.",
+            defaultValue: "FFFFFF"),
+        OptionSpec(
+            key: .progress, short: nil, valueName: "percent", commands: [.render],
+            isRequired: false,
+            help: """
+                Draws the ring at this progress (0 to 100, settled) instead of its own clock, as \
+                a splash shows the boot's progress.
+                """, defaultValue: nil),
+        OptionSpec(
+            key: .mode, short: nil, valueName: "mode", commands: [.splash], isRequired: false,
+            help: """
+                boot (progress from the boot, learned from the last one), shutdown or reboot \
+                (the last frame stays until the power goes off), or update (progress from \
+                the updater).
+                """, defaultValue: "boot"),
+        OptionSpec(
+            key: .wait, short: nil, valueName: "seconds", commands: [.splash], isRequired: false,
+            help: """
+                Give up (exit 66) when no display has appeared after this long. Without it the \
+                splash waits as long as the boot takes.
+                """, defaultValue: nil),
+        OptionSpec(
+            key: .config, short: nil, valueName: "file", commands: [.splash], isRequired: false,
+            help: """
+                The configuration file (board profile format: board, loader, fps, colours, \
+                font, message...). A bad line is logged and skipped.
+                """, defaultValue: "/etc/fbanim/fbanim.conf"),
+        OptionSpec(
+            key: .ctlGroup, short: nil, valueName: "group", commands: [.splash], isRequired: false,
+            help: """
+                Also take commands (fbanim ctl, plymouth) from members of this group, as video; \
+                otherwise root only.
+                """, defaultValue: nil),
+        OptionSpec(
+            key: .checkPlymouth, short: nil, valueName: nil, commands: [.splash],
+            isRequired: false,
+            help: """
+                Only check whether Plymouth is installed and enabled: exit 1 (saying so) when it \
+                is, so fbanim stands down; 0 when fbanim should run. For ExecCondition=.
+                """, defaultValue: nil),
+        OptionSpec(
+            key: .retain, short: nil, valueName: nil, commands: [.ctl], isRequired: false,
+            help: """
+                With quit: leave the last frame on the screen and the console in graphics mode \
+                for the next program.
+                """, defaultValue: nil),
+        OptionSpec(
+            key: .timeout, short: nil, valueName: "seconds", commands: [.ctl], isRequired: false,
+            help: "How long to wait for the splash's answer (wait: for it to exit).",
+            defaultValue: "30, wait: no limit"),
+        OptionSpec(
+            key: .help, short: "h", valueName: nil, commands: Set(Command.allCases),
             isRequired: false, help: "Show help information.", defaultValue: nil),
     ]
 

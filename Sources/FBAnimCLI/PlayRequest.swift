@@ -10,7 +10,7 @@ enum StatsFormat: String, Sendable {
 /// Largest `--fps`.
 let maximumFPS = 240
 
-/// Everything `fbanim [--device DEVICE] LOADER` needs, checked.
+/// Everything `fbanim [--device DEVICE] LOADER` (and `fbanim splash`) needs, checked.
 struct PlayRequest: Sendable {
     var loader: LoaderKind
     var device: DeviceName?
@@ -23,6 +23,8 @@ struct PlayRequest: Sendable {
     /// Whether `--scale` was given (a terminal otherwise fits the loader to its size).
     var scaleGiven = false
     var stats: StatsFormat?
+    /// The message line, its font file and colour.
+    var text = TextRequest()
 
     /// Checks and converts the words of a play command line.
     /// - Throws: `CLIError.usage` naming the first bad word.
@@ -32,10 +34,16 @@ struct PlayRequest: Sendable {
             try commandLine[.board].map { word throws(CLIError) in
                 try BoardProfile.load(word).filling(commandLine)
             } ?? commandLine
+        try self.init(checked: parsed, for: .play)
+    }
+
+    /// Checks and converts words already merged from every source (for
+    /// `splash`: a missing loader is the ring).
+    init(checked parsed: ParsedCommandLine, for command: Command) throws(CLIError) {
         func value<T>(_ key: OptionKey, _ parse: (String) throws(InvalidValue) -> T)
             throws(CLIError) -> T?
-        { try parsed.value(key, for: .play, parse) }
-        let loader = try parsed.loader(for: .play)
+        { try parsed.value(key, for: command, parse) }
+        let loader = try parsed.loader(for: command)
         let device = try value(.device, parseDevice)
         let fps = try value(.fps, parseFPS)
         let frames = try value(.frames, parseFrameCount)
@@ -45,8 +53,11 @@ struct PlayRequest: Sendable {
         let background = try value(.background, parseColor)
         let rotation = try value(.rotate, parseRotation)
         let stats = try value(.stats, parseStatsFormat)
-        try checkRequired(parsed, for: .play)
-        guard let loader else { preconditionFailure("play: the loader slipped through") }
+        let text = try TextRequest(parsed, for: command)
+        try checkRequired(parsed, for: command)
+        guard let loader = loader ?? (command == .splash ? .ring : nil) else {
+            preconditionFailure("play: the loader slipped through")
+        }
 
         self.loader = loader
         self.device = device
@@ -61,6 +72,22 @@ struct PlayRequest: Sendable {
         if let background { style.background = background }
         if let rotation { style.rotation = rotation }
         self.stats = stats
+        self.text = text
+    }
+}
+
+/// `--message`, `--font`, `--text-color`, checked.
+struct TextRequest: Sendable {
+    var message: String?
+    var fontPath: String?
+    var color: Color?
+
+    init() {}
+
+    init(_ parsed: ParsedCommandLine, for command: Command) throws(CLIError) {
+        message = try parsed.value(.message, for: command, parseText)
+        fontPath = try parsed.value(.font, for: command, parseText)
+        color = try parsed.value(.textColor, for: command, parseColor)
     }
 }
 

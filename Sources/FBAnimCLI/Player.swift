@@ -20,6 +20,18 @@ final class SystemClock: FrameClock {
     }
 }
 
+/// What changes a frame besides the loader's own clock: the ring's
+/// progress and the message line (a splash's inputs, or `--message`).
+protocol FrameInputs: AnyObject {
+    /// Sets the renderer's progress and message for the frame at `time`.
+    /// - Returns: whether the frame must be drawn whole (the screen was
+    ///   painted over, or the display changed).
+    func prepare(_ renderer: FrameRenderer, at time: Double) -> Bool
+    /// The time until which nothing these inputs hold changes the frame
+    /// (`.infinity`: until something from outside arrives).
+    func stillUntil(_ time: Double) -> Double
+}
+
 /// Draws a loader's frames into a display's back buffers and presents only
 /// what changed.
 final class LoaderPlayer: FramePresenter {
@@ -28,14 +40,27 @@ final class LoaderPlayer: FramePresenter {
     let style: LoaderStyle
     /// Fit the loader to the display (a terminal) instead of `style.scale`.
     let fitsDisplay: Bool
+    /// Progress and message, if anything drives them.
+    let inputs: FrameInputs?
+    /// Added to the scheduler's time: a splash that moved to another
+    /// display goes on where the animation was.
+    var timeOffset = 0.0
+    /// Frames presented.
+    private(set) var presented = 0
+    /// Called once, after the first frame is presented (a splash tells systemd it is ready).
+    var onFirstFrame: (() -> Void)?
     private var renderer: FrameRenderer?
     private var back: BackBuffer?
 
-    init(display: Display, kind: LoaderKind, style: LoaderStyle, fitsDisplay: Bool) {
+    init(
+        display: Display, kind: LoaderKind, style: LoaderStyle, fitsDisplay: Bool,
+        inputs: FrameInputs? = nil
+    ) {
         self.display = display
         self.kind = kind
         self.style = style
         self.fitsDisplay = fitsDisplay
+        self.inputs = inputs
     }
 
     /// Takes the back buffer (waiting for a pending flip) before the frame's clock starts.
@@ -46,7 +71,8 @@ final class LoaderPlayer: FramePresenter {
         if back == nil { back = try display.backBuffer() }
     }
 
-    func presentFrame(at time: Double) throws -> FrameOutcome {
+    func presentFrame(at slotTime: Double) throws -> FrameOutcome {
+        let time = slotTime + timeOffset
         let back = try self.back ?? display.backBuffer()
         self.back = nil
         let s = back.surface
@@ -61,16 +87,38 @@ final class LoaderPlayer: FramePresenter {
             renderer = FrameRenderer(kind: kind, width: s.width, height: s.height, style: style)
             age = 0
         }
-        guard let damage = renderer?.renderDamage(time: time, into: s, age: age) else {
+        guard let renderer else { preconditionFailure("no renderer") }
+        if let inputs, inputs.prepare(renderer, at: time) { age = 0 }
+        guard let damage = renderer.renderDamage(time: time, into: s, age: age) else {
             // Nothing changed: the screen already shows this frame, and the
             // buffer stays ours for the next one; the scheduler may sleep for
-            // as long as the loader says the picture stays.
+            // as long as the loader (and the inputs) say the picture stays.
             self.back = back
-            return .unchanged(until: renderer?.stillUntil(time) ?? time)
+            let until = min(renderer.stillUntil(time), inputs?.stillUntil(time) ?? .infinity)
+            return .unchanged(until: until.isFinite ? until - timeOffset : nil)
         }
         try display.present(damage: damage.rects)
+        presented += 1
+        if presented == 1, let onFirstFrame {
+            self.onFirstFrame = nil
+            onFirstFrame()
+        }
         return .presented
     }
+}
+
+/// A message line drawn once: `--message` on play.
+final class FixedMessage: FrameInputs {
+    let line: MessageLine?
+
+    init(_ line: MessageLine?) { self.line = line }
+
+    func prepare(_ renderer: FrameRenderer, at time: Double) -> Bool {
+        if renderer.message != line { renderer.message = line }
+        return false
+    }
+
+    func stillUntil(_ time: Double) -> Double { .infinity }
 }
 
 /// Plays `request` until it ends, then restores the display and prints the books.
@@ -81,9 +129,13 @@ func play(_ request: PlayRequest) throws(CLIError) {
         throw .ioError("cannot catch signals: \(error)")
     }
     let (display, fits) = try openDisplay(request)
+    let typesetter = try MessageTypesetter(request.text)
+    let line = request.text.message.flatMap {
+        typesetter.line($0, on: display.description, rotation: request.style.rotation)
+    }
     let player = LoaderPlayer(
         display: display, kind: request.loader, style: request.style,
-        fitsDisplay: fits && !request.scaleGiven)
+        fitsDisplay: fits && !request.scaleGiven, inputs: line.map { FixedMessage($0) })
     let scheduler = FrameScheduler(fps: request.fps, clock: display.clock ?? SystemClock())
     let name = display.description.name
     var failure: CLIError?

@@ -10,8 +10,9 @@
 /// - The value never goes down during one boot (its magnitude: a psplash
 ///   writer may turn the direction), and is 1 once the splash quits.
 public struct BootProgress: Sendable {
-    /// What the previous boot measured, if it was kept.
-    public let history: BootHistory?
+    /// What the previous boot measured, if it was kept (it may come late:
+    /// a splash started in the initramfs reads it once the real root is there).
+    public var history: BootHistory?
     /// Unit notices so far.
     public private(set) var units = 0
     private var explicitMagnitude: Double?
@@ -56,6 +57,18 @@ public struct BootProgress: Sendable {
         reached = max(reached, candidate)
         return direction * reached
     }
+
+    /// Whether time alone can still move the value (no explicit value has
+    /// come, not finished, the boot's own progress below its cap): a
+    /// splash showing it must keep drawing.
+    public func changesWithTime(at seconds: Double) -> Bool {
+        guard !finished, explicitMagnitude == nil else { return false }
+        let cap = history == nil ? BootProgress.capWithoutHistory : BootProgress.capWithHistory
+        return ownProgress(at: seconds) < cap
+    }
+
+    /// Whether `finish()` was called.
+    public var isFinished: Bool { finished }
 
     /// Quit: the ring fills to the end in its direction.
     public mutating func finish() { finished = true }

@@ -8,7 +8,7 @@ import FBScheduler
 /// clock of its own.
 ///
 /// Tests and benchmarks read what it "shows" from `screen`.
-public final class SimulatedDisplay: Display {
+public final class SimulatedDisplay: HandOverDisplay {
     /// The parsed `sim:WxH[:FORMAT][?refresh=HZ&present_ms=MS&clock=virtual]`.
     public struct Options: Equatable, Sendable {
         public var width: Int
@@ -155,6 +155,7 @@ public final class SimulatedDisplay: Display {
 
     public func present(damage: [IntRect]) throws {
         precondition(!isClosed, "present after close")
+        precondition(!isDeactivated, "present while handed over")
         let screenRect = IntRect(x: 0, y: 0, width: options.width, height: options.height)
         lastDamage.removeAll(keepingCapacity: true)
         for r in damage {
@@ -187,4 +188,21 @@ public final class SimulatedDisplay: Display {
     }
 
     public func close() { isClosed = true }
+
+    /// Whether the display is handed over (`deactivate()`): a present then fails.
+    public private(set) var isDeactivated = false
+
+    public func deactivate() { isDeactivated = true }
+
+    public func reactivate() throws { isDeactivated = false }
+
+    /// Memory keeps the picture; nothing to hold on to.
+    public func closeRetainingPicture() -> Bool {
+        close()
+        return false
+    }
+
+    public var isShowingPicture: Bool { false }
+    public func releaseRetained() {}
+    public func invalidateScreen() {}
 }

@@ -59,6 +59,45 @@ public final class Console {
         system.close(fd)
     }
 
+    /// Leaves the VT as it is (in graphics mode, the picture on screen) and
+    /// lets go of it: a retained splash or a shutdown screen. Safe to call twice.
+    public func leaveAsItIs() {
+        guard let fd else { return }
+        self.fd = nil
+        if system is LinuxSystemCalls { fbl_crash_guard_vt(-1) }
+        system.close(fd)
+    }
+
+    /// Switches the VT back to graphics mode if something put it in text
+    /// mode (systemd 256+ resets the console as PID 1 starts; a user's
+    /// `chvt`; a getty starting early), and hides the cursor again.
+    /// - Returns: whether it was in text mode (the picture must be redrawn:
+    ///   fbcon painted over it).
+    public func reassertGraphics() -> Bool {
+        guard let fd else { return false }
+        var mode: Int32 = -1
+        guard (try? system.ioctl(fd, fbl_KDGETMODE, "KDGETMODE", &mode)) != nil,
+            mode == fbl_KD_TEXT
+        else { return false }
+        try? system.ioctl(fd, fbl_KDSETMODE, "KDSETMODE", value: fbl_KD_GRAPHICS)
+        try? system.write(fd, Array("\u{1B}[?25l".utf8))
+        return true
+    }
+
+    /// Puts the VT at `path` in text mode with its cursor shown, whoever
+    /// left it in graphics mode (a splash killed with SIGKILL). Nothing
+    /// happens where there is no VT or no right to change it.
+    public static func restoreText(
+        path: String = "/dev/tty0", system: SystemCalls = LinuxSystemCalls.shared
+    ) {
+        guard let fd = try? system.open(path, flags: O_RDWR | O_NOCTTY) else { return }
+        defer { system.close(fd) }
+        guard (try? system.ioctl(fd, fbl_KDSETMODE, "KDSETMODE", value: fbl_KD_TEXT)) != nil else {
+            return
+        }
+        try? system.write(fd, Array("\u{1B}[?25h".utf8))
+    }
+
     /// The mode of the VT at `path`: `KD_TEXT` (0) or `KD_GRAPHICS` (1),
     /// `nil` when it cannot be read (`ioctl(KDGETMODE)`).
     public static func mode(

@@ -14,8 +14,9 @@ import Glibc
 /// middle of the picture. Each output keeps its own preferred mode, so no
 /// screen is driven at a mode it does not like.
 ///
-/// How frames reach the screen depends on the driver, probed once after the
-/// first `drmModeSetCrtc` with a `drmModeDirtyFB`:
+/// The first present sets each output's CRTC to the first frame (nothing
+/// black is shown before it). How the next frames reach the screen depends
+/// on the driver, probed once when opening with a `drmModeDirtyFB`:
 /// - Scanout straight from memory (`DirtyFB` answers `ENOSYS`: vc4, bochs,
 ///   vkms, most SoCs): two dumb buffers per output, page flips with
 ///   `DRM_MODE_PAGE_FLIP_EVENT`; the next `backBuffer()` waits for the event,
@@ -47,7 +48,7 @@ public final class DRMDisplay: Display {
     let card: DRMCard
     /// The cached buffer fbanim draws into; `nil` when it draws straight into the dumb buffer.
     private let shadow: PixelBuffer?
-    private var front = 0
+    var front = 0
     private var previousDamage: [IntRect] = []
     /// Scratch lists, kept so a steady present allocates nothing.
     private var rects: [IntRect] = []
@@ -56,16 +57,19 @@ public final class DRMDisplay: Display {
     private var presented = false
     private var dirtyWorks = true
     private var flipsWork = true
-    private var isClosed = false
+    var isClosed = false
+    /// Framebuffers left on screen by `closeRetainingPicture()` on a kernel without CLOSEFB.
+    var retained: [FramebufferID] = []
 
-    /// Opens the device, becomes master and puts a black frame on every connected output.
+    /// Opens the device and becomes master, ready to show frames on every
+    /// connected output (only on `connector`, as in `DSI-1`, when named).
     ///
     /// - Throws: `DeviceError`: `.missing`, `.permissionDenied`; `.busy`
     ///   when another program (a display server) is master; `.unusable` for
     ///   a file that is not a DRM device, a device without dumb buffers or
     ///   without a connected output, or a mode the driver refuses.
     public init(
-        path: String, system: SystemCalls = LinuxSystemCalls.shared,
+        path: String, connector: String? = nil, system: SystemCalls = LinuxSystemCalls.shared,
         kms: ModeSetting = LibDRM.shared
     ) throws(DeviceError) {
         let fd: FileDescriptor
@@ -76,7 +80,7 @@ public final class DRMDisplay: Display {
         }
         let card = DRMCard(path: path, system: system, kms: kms, fd: fd)
         do throws(DeviceError) {
-            let setup = try DRMDisplay.setUp(card)
+            let setup = try DRMDisplay.setUp(card, connector: connector)
             presentation = setup.0
             shadow = setup.1
         } catch {
@@ -140,6 +144,10 @@ public final class DRMDisplay: Display {
                 DamageCopy.copy(copied, from: shadow.surface, to: buffer.surface, dx: dx, dy: dy)
             }
             buffer.holdsPicture = true
+            if output.needsModeset {
+                try setMode(output, to: buffer)
+                continue
+            }
             switch presentation {
             case .pageFlip: try flip(output, to: buffer)
             case .damage: try reportDamage(copied, moved: (dx, dy), of: buffer, output: output)
@@ -182,6 +190,17 @@ public final class DRMDisplay: Display {
             mode: output.mode)
     }
 
+    /// Sets the output's CRTC to show `buffer` at the output's mode: the
+    /// whole picture appears at once (no DirtyFB needed).
+    func setMode(_ output: DRMOutput, to buffer: DumbFramebuffer) throws(SystemError) {
+        guard let fb = buffer.framebuffer else { return }
+        output.crtcSet = true
+        try card.kms.setCRTC(
+            card.fd, output.crtc, framebuffer: fb, x: 0, y: 0, connectors: [output.connector.id],
+            mode: output.mode)
+        output.needsModeset = false
+    }
+
     private func reportDamage(
         _ rects: [IntRect], moved d: (Int, Int), of buffer: DumbFramebuffer, output: DRMOutput
     ) throws(SystemError) {
@@ -203,7 +222,7 @@ public final class DRMDisplay: Display {
     }
 
     /// Handles flip events until no output has a flip pending.
-    private func waitForFlips(timeoutNanoseconds: UInt64) throws(SystemError) {
+    func waitForFlips(timeoutNanoseconds: UInt64) throws(SystemError) {
         guard card.outputs.contains(where: { $0.flipPending.pointee }) else { return }
         let deadline = monotonicNanoseconds() + timeoutNanoseconds
         while card.outputs.contains(where: { $0.flipPending.pointee }) {

@@ -69,6 +69,9 @@ final class DRMOutput {
     var saved: CRTCState?
     /// fbanim set the CRTC (so it must be restored).
     var crtcSet = false
+    /// The next present sets the CRTC (mode and framebuffer) instead of
+    /// flipping: the first one, and the first after taking the display back.
+    var needsModeset = true
     var buffers: [DumbFramebuffer] = []
     /// Set when a flip is queued; the flip event's handler clears it.
     let flipPending: UnsafeMutablePointer<Bool>

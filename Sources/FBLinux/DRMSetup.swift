@@ -54,14 +54,28 @@ extension DRMDisplay {
     /// `card` for its `teardown()`.
     ///
     /// Probe, pick outputs, `drmSetMaster`, save each CRTC, choose the format,
-    /// one dumb buffer per output, `drmModeSetCrtc` (black), probe
-    /// `drmModeDirtyFB`, and for page flips a second buffer per output.
-    static func setUp(_ card: DRMCard) throws(DeviceError) -> (Presentation, PixelBuffer?) {
+    /// one dumb buffer per output, probe `drmModeDirtyFB`, and for page flips
+    /// a second buffer per output. No CRTC is set here: the first present
+    /// sets each with the first frame, so whatever showed before (firmware
+    /// splash, console, the program that handed over) is replaced by the
+    /// picture, never by a black screen.
+    static func setUp(_ card: DRMCard, connector: String? = nil) throws(DeviceError) -> (
+        Presentation, PixelBuffer?
+    ) {
         let (kms, fd, path) = (card.kms, card.fd, card.path)
         let probe = try Probe(card)
+        if let connector, !probe.connectors.contains(where: { $0.name == connector }) {
+            let known = probe.connectors.map(\.name).joined(separator: ", ")
+            throw DeviceError(
+                .missing, path: path, "\(probe.driver.name) has no connector \(connector) (it has \(known))")
+        }
         let outputs = DRMOutput.assign(
-            probe.connectors, encoders: probe.encoders, crtcs: probe.resources.crtcs)
+            probe.connectors.filter { connector == nil || $0.name == connector },
+            encoders: probe.encoders, crtcs: probe.resources.crtcs)
         guard !outputs.isEmpty else {
+            if let connector {
+                throw DeviceError(.unusable, path: path, "\(connector) is not connected")
+            }
             let reason =
                 probe.hasConnectedOutput
                 ? "no free CRTC for the connected outputs"
@@ -90,19 +104,10 @@ extension DRMDisplay {
         } catch {
             throw DeviceError.setting(path, "creating \(format.name) dumb buffers", error)
         }
-        for output in outputs {
-            do throws(SystemError) {
-                output.crtcSet = true
-                try kms.setCRTC(
-                    fd, output.crtc, framebuffer: output.buffers[0].framebuffer, x: 0, y: 0,
-                    connectors: [output.connector.id], mode: output.mode)
-            } catch {
-                throw DeviceError.setting(
-                    path, "setting mode \(output.mode.summary) on \(output.connector.name)", error)
-            }
-        }
         let presentation: Presentation
         do throws(SystemError) {
+            // Asked of a framebuffer no plane shows yet: drivers without a
+            // dirty hook answer ENOSYS whatever it shows.
             try kms.dirtyFramebuffer(fd, outputs[0].buffers[0].framebuffer!, clips: [])
             presentation = .damage
         } catch {

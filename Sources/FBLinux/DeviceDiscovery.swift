@@ -131,3 +131,53 @@ public enum DeviceDiscovery {
         }.sorted { $0.0 < $1.0 }.map(\.1)
     }
 }
+
+extension DeviceDiscovery {
+    /// The DRM card whose driver is `driver` (its `drmGetVersion` name, as
+    /// `vc4` or `panel-mipi-dbi`, or its kernel driver's name in sysfs) and,
+    /// when `connector` is named, on which that connector has a screen
+    /// connected. The first such card in number order, or `nil`.
+    public static func drmCard(
+        driver: String, connector: String?, system: SystemCalls = LinuxSystemCalls.shared,
+        kms: ModeSetting = LibDRM.shared
+    ) -> String? {
+        for path in drmCards(system: system) {
+            guard case .success(let report) = probeCard(path, system: system, kms: kms) else {
+                continue
+            }
+            let name = path.split(separator: "/").last.map(String.init) ?? path
+            let kernelDriver = driverName(ofSysfsDevice: "/sys/class/drm/\(name)/device")
+            guard report.driver == driver || kernelDriver == driver else { continue }
+            guard let connector else { return path }
+            if report.connectors.contains(where: {
+                $0.name == connector && $0.status == .connected && !$0.modes.isEmpty
+            }) {
+                return path
+            }
+        }
+        return nil
+    }
+
+    /// The fbdev whose id (`fb_fix_screeninfo.id`, as `fb_ili9340` or
+    /// `vc4drmfb`) is `id`: the first in number order, or `nil`.
+    public static func framebuffer(id: String, system: SystemCalls = LinuxSystemCalls.shared)
+        -> String?
+    {
+        framebuffers(system: system).first { path in
+            if case .success(let geometry) = probeFramebuffer(path, system: system).geometry {
+                return geometry.name == id
+            }
+            return false
+        }
+    }
+
+    /// The name of the kernel driver bound to a sysfs device (the last part
+    /// of its `driver` link), or `nil`.
+    static func driverName(ofSysfsDevice path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 1024)
+        let n = readlink(path + "/driver", &buffer, buffer.count - 1)
+        guard n > 0 else { return nil }
+        let target = String(decoding: buffer.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return target.split(separator: "/").last.map(String.init)
+    }
+}

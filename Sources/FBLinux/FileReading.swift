@@ -26,3 +26,11 @@ public func executablePath() -> String? {
     guard n > 0 else { return nil }
     return String(decoding: buffer.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
+
+/// `path` with every link, `.` and `..` resolved (`realpath(3)`), or `nil`
+/// when it does not lead anywhere.
+public func canonicalPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+}

@@ -17,7 +17,7 @@ import Glibc
 /// then pans to it with `FBIOPAN_DISPLAY`; the next `backBuffer()` waits for
 /// the vertical blank with `FBIO_WAITFORVSYNC` where the driver has it, so
 /// the page is not drawn into while it is still scanned out.
-public final class FramebufferDisplay: Display {
+public final class FramebufferDisplay: HandOverDisplay {
     public let description: DisplayDescription
     public let clock: FrameClock? = nil
     public let geometry: FramebufferGeometry
@@ -199,6 +199,31 @@ public final class FramebufferDisplay: Display {
         console?.restore()
         console = nil
     }
+
+    /// Nothing to give up on fbdev: drawing stops until `reactivate()`.
+    public func deactivate() {}
+
+    /// The next present copies the whole picture: another program may
+    /// have drawn into the framebuffer meanwhile.
+    public func reactivate() throws {
+        guard fd != nil else { throw SystemError(errno: EBADF, call: "reactivate after close") }
+        pageComplete = [false, false]
+    }
+
+    /// The picture stays in the framebuffer memory and the VT in graphics
+    /// mode (fbcon does not paint over it): unmaps and closes, restores nothing.
+    public func closeRetainingPicture() -> Bool {
+        console?.leaveAsItIs()
+        console = nil
+        close()
+        return false
+    }
+
+    public var isShowingPicture: Bool { false }
+    public func releaseRetained() {}
+
+    /// The next present copies the whole picture (fbcon painted over it).
+    public func invalidateScreen() { pageComplete = [false, false] }
 
     /// Page `index` of the device memory as a surface: rows `index * height`
     /// on, from the x offset the driver reports.

@@ -40,6 +40,10 @@ public protocol ModeSetting: AnyObject {
     ) throws(SystemError) -> FramebufferID
     /// `drmModeRmFB`.
     func removeFramebuffer(_ fd: FileDescriptor, _ id: FramebufferID) throws(SystemError)
+    /// `DRM_IOCTL_MODE_CLOSEFB` (Linux 6.8): removes the framebuffer object
+    /// but leaves the planes that show it showing it; `ENOTTY`/`EINVAL` on
+    /// older kernels.
+    func closeFramebuffer(_ fd: FileDescriptor, _ id: FramebufferID) throws(SystemError)
     /// `drmModeSetCrtc`; `framebuffer == nil` and `mode == nil` turn the CRTC off.
     func setCRTC(
         _ fd: FileDescriptor, _ crtc: CRTCID, framebuffer: FramebufferID?, x: UInt32, y: UInt32,
@@ -235,6 +239,13 @@ public final class LibDRM: ModeSetting {
 
     public func removeFramebuffer(_ fd: FileDescriptor, _ id: FramebufferID) throws(SystemError) {
         _ = try libdrmCall("drmModeRmFB") { drmModeRmFB(fd.rawValue, id.rawValue) }
+    }
+
+    public func closeFramebuffer(_ fd: FileDescriptor, _ id: FramebufferID) throws(SystemError) {
+        var request = fbl_drm_mode_closefb(fb_id: id.rawValue, pad: 0)
+        _ = try libdrmCall("DRM_IOCTL_MODE_CLOSEFB") {
+            drmIoctl(fd.rawValue, fbl_DRM_IOCTL_MODE_CLOSEFB, &request)
+        }
     }
 
     public func setCRTC(

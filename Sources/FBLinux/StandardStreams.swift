@@ -24,6 +24,20 @@ public struct StandardStream: Sendable {
         }
     }
 
+    /// Writes `text` only if the stream can take it now (`poll` says it is
+    /// writable: a pipe has room for at least 4096 bytes, so a shorter line
+    /// goes whole without blocking); a reader that stopped reading costs
+    /// the line, never the caller's time.
+    /// - Returns: whether it was written.
+    @discardableResult
+    public func writeWithoutBlocking(_ text: String) -> Bool {
+        var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        guard poll(&entry, 1, 0) == 1, entry.revents & Int16(POLLOUT) != 0,
+            entry.revents & Int16(POLLERR | POLLHUP | POLLNVAL) == 0
+        else { return false }
+        return write(text) == nil
+    }
+
     /// Whether the stream is a terminal (`isatty(3)`).
     public var isTerminal: Bool { isatty(fd) == 1 }
 

@@ -233,3 +233,16 @@ public final class TerminalDisplay: ResizableDisplay {
         output.append(UInt8(0x30 + n % 10))
     }
 }
+
+/// A terminal preview "hands over" by stopping and repainting when it comes back.
+extension TerminalDisplay: HandOverDisplay {
+    public func deactivate() {}
+    public func reactivate() throws { repaintEverything() }
+    public func closeRetainingPicture() -> Bool {
+        close()
+        return false
+    }
+    public var isShowingPicture: Bool { false }
+    public func releaseRetained() {}
+    public func invalidateScreen() { repaintEverything() }
+}

@@ -148,6 +148,9 @@ public final class FrameScheduler {
             if wake > now {
                 clock.sleep(until: wake)
                 if shouldStop() { break }
+                // Woken early (an input changed the picture): the slot is
+                // still ahead, so work out again when to begin it.
+                if clock.now() < wake { continue }
             }
             let time = Double(deadline(ofSlot: target) - start) / 1e9
             let began = clock.now()
@@ -168,6 +171,9 @@ public final class FrameScheduler {
                 // The picture stays right until `until`: those slots are shown, not dropped.
                 let resume = until.map { firstSlot(atOrAfter: $0, limit: lastSlot) } ?? lastSlot
                 let wake = min(max(resume, next), lastSlot)
+                // The frame may have been what made the run stop (a splash's
+                // quit is due once its last frame is up): ask before a long wait.
+                if wake > next && shouldStop() { break }
                 if wake > next {
                     // Wait until the frame of slot `wake` must begin (as in
                     // the loop above), or to the end of the run.

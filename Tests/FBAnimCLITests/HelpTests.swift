@@ -32,7 +32,8 @@ let renderOptionLabels = [
         let usage = """
             USAGE: fbanim render <loader> --size <WxH> --time <seconds> --output <file> \
             [--format <format>] [--scale <x>] [--color <RRGGBB>] [--background <RRGGBB>] \
-            [--rotate <degrees>]
+            [--rotate <degrees>] [--message <text>] [--font <file>] [--text-color <RRGGBB>] \
+            [--progress <percent>]
             """
         #expect(help.contains("\n\n" + usage + "\n\n"))
         #expect(help.contains("\nARGUMENTS:\n  <loader>"))

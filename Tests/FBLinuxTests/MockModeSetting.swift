@@ -107,6 +107,10 @@ final class MockModeSetting: ModeSetting {
         try record("RmFB \(id)", "RmFB")
     }
 
+    func closeFramebuffer(_ fd: FileDescriptor, _ id: FramebufferID) throws(SystemError) {
+        try record("CLOSEFB \(id)", "CLOSEFB")
+    }
+
     func setCRTC(
         _ fd: FileDescriptor, _ crtc: CRTCID, framebuffer: FramebufferID?, x: UInt32, y: UInt32,
         connectors: [ConnectorID], mode: DisplayMode?

@@ -62,6 +62,11 @@ extern const uint32_t fbl_FB_VISUAL_DIRECTCOLOR;
 int fbl_signal_catch(int sig);
 /// Returns 1 if `sig` arrived since the last call (and clears it), else 0.
 int fbl_signal_take(int sig);
+/// The read end of a non-blocking pipe the handler writes one byte to for
+/// every caught signal (the self-pipe trick: a poll() that includes it
+/// wakes even when the signal came just before the poll began). Made on
+/// the first call; -1 with errno if it cannot be made.
+int fbl_signal_wake_fd(void);
 
 // Crash guard. If fbanim dies on a fault (a trap, SIGSEGV, SIGBUS, abort),
 // the handler puts the VT back in KD_TEXT with its cursor shown and leaves
@@ -74,6 +79,24 @@ void fbl_crash_guard_install(void);
 void fbl_crash_guard_vt(int fd);
 /// The terminal showing a preview to restore on a crash, or -1 for none.
 void fbl_crash_guard_terminal(int fd);
+
+// DRM_IOCTL_MODE_CLOSEFB (Linux 6.8, drm_mode.h; newer than the libdrm
+// headers here): removes a framebuffer object without turning off the
+// planes that show it, for a flicker-free hand-over.
+struct fbl_drm_mode_closefb {
+    uint32_t fb_id;
+    uint32_t pad;
+};
+extern const unsigned long fbl_DRM_IOCTL_MODE_CLOSEFB;
+
+// A socket peer's credentials, as SO_PEERCRED fills them: struct ucred,
+// which Swift cannot import (it needs _GNU_SOURCE). Same layout (checked
+// by a static assertion in CFBLinux.c).
+struct fbl_ucred {
+    int32_t pid;
+    uint32_t uid;
+    uint32_t gid;
+};
 
 // Terminal ioctls (asm-generic/ioctls.h).
 extern const unsigned long fbl_TIOCGWINSZ;

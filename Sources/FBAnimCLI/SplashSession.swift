@@ -1,0 +1,217 @@
+import FBAnimation
+import FBBoot
+import FBDisplay
+import FBLinux
+import FBScheduler
+
+/// A running boot splash: one display at a time (waited for, moved from
+/// when it goes or a better one comes), the control channels, the boot's
+/// progress and message, and the hand-over. One thread: the scheduler's
+/// waits are the event loop's waits (`SplashClock`).
+final class SplashSession {
+    let request: SplashRequest
+    let log: SplashLog
+    let loop: EventLoop
+    let clock: SplashClock
+    var channels: SplashChannels!
+
+    // What the boot told the splash.
+    var progress: BootProgress
+    var eased = EasedValue.ringProgress()
+    var message: String?
+    var messageChanged = true
+    let typesetter: MessageTypesetter
+
+    // What it was asked to do and has not done yet.
+    struct Quit {
+        var retain: Bool
+        var clients: [PlymouthServer.ClientID]
+        /// Give up on the fill after this (a display that stopped presenting).
+        var deadline: UInt64
+    }
+    var quit: Quit?
+    var deactivateClients: [PlymouthServer.ClientID] = []
+    var wantDeactivate = false
+    var wantReactivate = false
+    var wantHide = false
+    var wantShow = false
+    var deactivated = false
+    var hidden = false
+
+    // The display.
+    var display: HandOverDisplay?
+    var console: Console?
+    var player: LoaderPlayer?
+    var onFallback = false
+    var switchRequested = false
+    var redrawWhole = false
+    /// Animation time carried from one display to the next.
+    var animationTime = 0.0
+    var lastFrameTime = 0.0
+    /// A frame has been drawn since the quit, with the ring moving to full.
+    var fillStarted = false
+    var readySent = false
+    let bootStart: Double
+    let started = monotonicNanoseconds()
+    var books: [Books] = []
+
+    init(_ request: SplashRequest, log: SplashLog) throws(CLIError) {
+        self.request = request
+        self.log = log
+        do throws(SystemError) {
+            loop = try EventLoop()
+        } catch {
+            throw .ioError("cannot make the event loop: \(error)")
+        }
+        clock = SplashClock(loop: loop, virtual: nil)
+        progress = BootProgress(history: nil)
+        bootStart = BootEnvironment.secondsSinceBoot()
+        typesetter = try MessageTypesetter(request.play.text, scale: request.play.style.scale)
+        message = request.play.text.message
+    }
+
+    /// Whether the ring shows the boot's progress (other loaders ignore it).
+    var showsProgress: Bool { request.play.loader == .ring }
+
+    /// Seconds since the boot started, at animation time `time`.
+    func bootSeconds(at time: Double) -> Double { bootStart + time }
+
+    /// The quit can end now: no fill to wait for (a retain, another loader,
+    /// no display), or the ring is full on screen, or it took too long.
+    var quitIsDue: Bool {
+        guard let quit else { return false }
+        if quit.retain || !showsProgress || display == nil || deactivated || hidden { return true }
+        if fillStarted && lastFrameTime >= eased.settlesAt { return true }
+        return monotonicNanoseconds() > quit.deadline
+    }
+
+    /// Whether the scheduler must stop to let the main loop act.
+    var mustStopPlaying: Bool {
+        SignalFlags.stopRequested || quitIsDue || wantDeactivate || wantHide || switchRequested
+    }
+
+    /// Runs until quit or a stop signal; returns the exit status.
+    func run() -> Int32 {
+        if request.mode.staysToTheEnd { BootEnvironment.spareAtShutdown() }
+        if request.mode == .boot { progress.history = readHistory() }
+        channels = SplashChannels(session: self)
+        guard channels.open() else { return ExitStatus.success }  // another splash runs
+        for problem in request.problems { log(problem) }
+        clock.tick = { [unowned self] in tick() }
+        let status = mainLoop()
+        finish()
+        return status
+    }
+
+    private func mainLoop() -> Int32 {
+        while true {
+            if SignalFlags.stopRequested || quitIsDue { return ExitStatus.success }
+            if wantShow {
+                wantShow = false
+                hidden = false
+            }
+            if deactivated || hidden {
+                if wantReactivate { reactivate() }
+                loop.wait(until: monotonicNanoseconds() + 1_000_000_000)
+                continue
+            }
+            wantReactivate = false
+            if display == nil {
+                if let status = openDisplay() { return status }
+                if display == nil {
+                    loop.wait(until: monotonicNanoseconds() + 250_000_000)
+                    continue
+                }
+            }
+            play()
+            afterPlaying()
+        }
+    }
+
+    /// Plays on the open display until something needs the main loop.
+    private func play() {
+        guard let display, let player else { return }
+        let scheduler = FrameScheduler(fps: request.play.fps, clock: display.clock ?? clock)
+        let limit = request.play.duration.map { UInt64(max(($0 - animationTime) * 1e9, 1)) }
+        var failed = false
+        do {
+            try scheduler.run(
+                player, slots: request.play.frames, duration: limit,
+                shouldStop: { [unowned self] in
+                    if SignalFlags.takeStatsRequest() {
+                        log(
+                            Statistics.running(
+                                books: scheduler.books, loader: request.play.loader.rawValue,
+                                device: display.description.name
+                            ).text.split(separator: "\n").joined(separator: "; "))
+                    }
+                    return mustStopPlaying
+                })
+        } catch {
+            log("\(display.description.name) stopped working (\(error)); waiting for a display")
+            closeDisplay(restoringConsole: false)
+            failed = true
+        }
+        animationTime += Double(scheduler.books.elapsed) / 1e9
+        player.timeOffset = animationTime
+        books.append(scheduler.books)
+        // --frames or --duration reached: the run is over.
+        if !failed && !mustStopPlaying && quit == nil {
+            quit = Quit(retain: false, clients: [], deadline: 0)
+        }
+    }
+
+    /// Does what stopped the scheduler.
+    private func afterPlaying() {
+        if switchRequested {
+            switchRequested = false
+            log("moving to the display the configuration names")
+            closeDisplay(restoringConsole: false)
+        }
+        if wantDeactivate {
+            wantDeactivate = false
+            display?.deactivate()
+            deactivated = true
+            channels.answer(deactivateClients, ack: true)
+            deactivateClients = []
+            BootEnvironment.notifySystemd("STATUS=Handed the display over")
+        }
+        if wantHide {
+            wantHide = false
+            hidden = true
+            closeDisplay(restoringConsole: true)
+        }
+    }
+
+    private func reactivate() {
+        wantReactivate = false
+        guard deactivated else { return }
+        guard let display else {
+            deactivated = false
+            return
+        }
+        do {
+            try display.reactivate()
+            deactivated = false
+            redrawWhole = true
+            log.reset("reactivate")
+        } catch {
+            log.once("reactivate", "cannot take the display back yet (\(error)); still handed over")
+        }
+    }
+
+    /// Runs about once a second while frames wait: the console, a better display.
+    private func tick() -> Bool {
+        if let console, console.reassertGraphics() {
+            log.once("console", "the console was switched to text mode; taking it back")
+            display?.invalidateScreen()
+            redrawWhole = true
+            return true
+        }
+        if onFallback, let named = request.play.device, DeviceLookup.isAvailable(named) {
+            switchRequested = true
+            return true
+        }
+        return false
+    }
+}

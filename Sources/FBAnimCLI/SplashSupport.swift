@@ -1,0 +1,99 @@
+import FBLinux
+import FBScheduler
+import Glibc
+
+/// The splash's log: one line each on standard error (the journal, under
+/// systemd), never blocking the frame loop and never flooding it. A burst
+/// of garbage on a control channel gives a few lines and a count, not
+/// thousands of lines.
+final class SplashLog {
+    /// Lines allowed at once, and how many come back a second.
+    private let burst = 20.0
+    private let perSecond = 2.0
+    private var tokens = 20.0
+    private var last = monotonicNanoseconds()
+    private var dropped = 0
+    /// Lines written (tests and the soak count them).
+    private(set) var written = 0
+    private var once = Set<String>()
+
+    /// Writes `line` (a `fbanim: ` prefix is added) unless too many came lately.
+    func callAsFunction(_ line: String) {
+        let now = monotonicNanoseconds()
+        tokens = min(burst, tokens + Double(now - last) / 1e9 * perSecond)
+        last = now
+        guard tokens >= 1 else {
+            dropped += 1
+            return
+        }
+        tokens -= 1
+        var text = "fbanim: \(line)\n"
+        if dropped > 0 {
+            text = "fbanim: (\(dropped) more lines not shown)\n" + text
+            dropped = 0
+        }
+        if StandardStream.error.writeWithoutBlocking(text) { written += 1 }
+    }
+
+    /// Writes `line` only the first time this `key` is logged.
+    func once(_ key: String, _ line: String) {
+        guard once.insert(key).inserted else { return }
+        self(line)
+    }
+
+    /// Forgets that `key` was logged (the condition ended; say it again if it comes back).
+    func reset(_ key: String) { once.remove(key) }
+}
+
+/// The splash's clock: `CLOCK_MONOTONIC` (or a simulated display's own
+/// clock), whose waits are the event loop's waits, so control channels are
+/// served while frames wait for their slot. A wait ends early when
+/// something changed the picture (`EventLoop.interrupt()`) or a signal came.
+/// Once a second it runs `tick` (the console and device checks), which
+/// may end the wait too.
+final class SplashClock: FrameClock {
+    let loop: EventLoop
+    /// A simulated display's virtual clock, when it has one.
+    let virtual: FrameClock?
+    /// Called about once a second while waiting; `true` ends the wait.
+    var tick: () -> Bool = { false }
+    private var lastTick: UInt64 = 0
+
+    init(loop: EventLoop, virtual: FrameClock?) {
+        self.loop = loop
+        self.virtual = virtual
+    }
+
+    func now() -> UInt64 { virtual?.now() ?? monotonicNanoseconds() }
+
+    func sleep(until deadline: UInt64) {
+        if let virtual {
+            // Virtual time jumps: serve what is there, then jump.
+            if loop.drain() || runTick() { return }
+            virtual.sleep(until: deadline)
+            return
+        }
+        while monotonicNanoseconds() < deadline {
+            let next = min(deadline, lastTick + 1_000_000_000)
+            if loop.wait(until: next) { return }
+            if runTick() { return }
+        }
+    }
+
+    /// A slow panel's transfer in flight: serve channels, do not cut it short.
+    func finish(until deadline: UInt64) {
+        if let virtual {
+            virtual.finish(until: deadline)
+            return
+        }
+        while monotonicNanoseconds() < deadline { loop.wait(until: deadline) }
+    }
+
+    /// Runs `tick` when a second has passed since the last time.
+    private func runTick() -> Bool {
+        let now = monotonicNanoseconds()
+        guard now >= lastTick + 1_000_000_000 else { return false }
+        lastTick = now
+        return tick()
+    }
+}

@@ -1,0 +1,142 @@
+import Glibc
+
+/// What a boot splash needs from the system around it: systemd's notify
+/// socket, Plymouth's pid file, the kernel command line, small files that
+/// must never block, the boot clock.
+public enum BootEnvironment {
+    /// Sends `state` (`READY=1`, `STATUS=...`) to `$NOTIFY_SOCKET`, the way
+    /// `sd_notify` does (no libsystemd needed). Nothing when it is unset.
+    /// - Returns: whether a datagram went out.
+    @discardableResult
+    public static func notifySystemd(_ state: String) -> Bool {
+        guard let address = environment("NOTIFY_SOCKET"), !address.isEmpty,
+            address.hasPrefix("/") || address.hasPrefix("@")
+        else { return false }
+        return (try? UnixSocket.sendDatagram(Array(state.utf8), to: address)) != nil
+    }
+
+    /// The value of an environment variable.
+    public static func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+
+    /// Seconds since the kernel started (`CLOCK_BOOTTIME`: counts suspend too).
+    public static func secondsSinceBoot() -> Double {
+        var ts = timespec()
+        guard clock_gettime(CLOCK_BOOTTIME, &ts) == 0 else {
+            return Double(monotonicNanoseconds()) / 1e9
+        }
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    /// The kernel command line (`/proc/cmdline`), `""` when it cannot be read.
+    public static func kernelCommandLine(path: String = "/proc/cmdline") -> String {
+        (try? readSmallFile(path, limit: 65536)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
+
+    /// A small configuration or state file, read without ever blocking:
+    /// opened `O_NONBLOCK` (a FIFO with no writer, a device), and only a
+    /// regular file of at most `limit` bytes is read.
+    /// - Throws: `SystemError`: `ENOENT`, `EACCES`, `EISDIR` for a directory,
+    ///   `EINVAL` for anything that is not a regular file, `EFBIG` when larger than `limit`.
+    public static func readSmallFile(_ path: String, limit: Int) throws(SystemError) -> [UInt8] {
+        let fd = try systemCall("open") { open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }
+        defer { close(fd) }
+        var info = stat()
+        _ = try systemCall("fstat") { fstat(fd, &info) }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw SystemError(errno: EISDIR, call: "read")
+        default: throw SystemError(errno: EINVAL, call: "read")
+        }
+        guard info.st_size <= limit else { throw SystemError(errno: EFBIG, call: "read") }
+        var bytes = [UInt8](repeating: 0, count: limit + 1)
+        var count = 0
+        while count <= limit {
+            let n = try systemCall("read") {
+                bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, limit + 1 - count) }
+            }
+            if n == 0 { break }
+            count += n
+        }
+        guard count <= limit else { throw SystemError(errno: EFBIG, call: "read") }
+        return Array(bytes.prefix(count))
+    }
+
+    /// Writes this process's id to `path` (Plymouth's `/run/plymouth/pid`,
+    /// where systemd's tools look), making its folder if needed.
+    /// - Throws: `SystemError` from `mkdir` or the write.
+    public static func writePidFile(_ path: String) throws(SystemError) {
+        let (directory, _) = splitPath(path)
+        if mkdir(directory, 0o755) != 0 && errno != EEXIST {
+            throw SystemError(errno: errno, call: "mkdir \(directory)")
+        }
+        try writeFileAtomically(Array("\(getpid())\n".utf8), to: path)
+    }
+
+    /// Makes `path` (one level) unless it exists.
+    public static func makeDirectory(_ path: String, mode: mode_t = 0o755) throws(SystemError) {
+        if mkdir(path, mode) != 0 && errno != EEXIST {
+            throw SystemError(errno: errno, call: "mkdir \(path)")
+        }
+    }
+
+    /// Removes the pid file at `path` if it still names this process.
+    public static func removePidFile(_ path: String) {
+        guard let bytes = try? readSmallFile(path, limit: 64),
+            String(decoding: bytes, as: UTF8.self).split(separator: "\n").first == Substring("\(getpid())")
+        else { return }
+        unlink(path)
+    }
+
+    /// The process named in a pid file, if it names a running one.
+    public static func process(inPidFile path: String) -> Int32? {
+        guard let bytes = try? readSmallFile(path, limit: 64),
+            let line = String(decoding: bytes, as: UTF8.self).split(separator: "\n").first,
+            let pid = Int32(line), pid > 0, kill(pid, 0) == 0 || errno == EPERM
+        else { return nil }
+        return pid
+    }
+
+    /// The command name of process `pid` (`/proc/PID/comm`), if it runs.
+    public static func commandName(of pid: Int32) -> String? {
+        guard let bytes = try? readSmallFile("/proc/\(pid)/comm", limit: 64) else { return nil }
+        return String(decoding: bytes, as: UTF8.self).trimmedSpaces
+    }
+
+    /// Marks this process as one systemd-shutdown must not kill in its last
+    /// sweep (its `argv[0]` starts with `@`, as plymouthd's does), so a
+    /// shutdown splash stays on screen until the power goes off.
+    public static func spareAtShutdown() {
+        guard let argv0 = CommandLine.unsafeArgv[0], argv0.pointee != 0 else { return }
+        argv0.pointee = CChar(UInt8(ascii: "@"))
+    }
+
+    /// Moves this process into `directory` as its root (`chroot`, then
+    /// `chdir("/")`), as plymouthd does when the boot leaves the initramfs.
+    /// - Throws: `SystemError` (`ENOENT`, `ENOTDIR`, `EPERM` without root).
+    public static func changeRoot(to directory: String) throws(SystemError) {
+        _ = try systemCall("chroot") { chroot(directory) }
+        _ = try systemCall("chdir") { chdir("/") }
+    }
+
+    /// The id of the group `name`, if it exists.
+    public static func groupID(_ name: String) -> UInt32? { getgrnam(name)?.pointee.gr_gid }
+
+    /// Whether process `pid` is in group `gid` (primary or supplementary:
+    /// `/proc/PID/status`'s `Gid:` and `Groups:` lines).
+    public static func process(_ pid: Int32, isInGroup gid: UInt32) -> Bool {
+        guard let bytes = try? readSmallFile("/proc/\(pid)/status", limit: 65536) else {
+            return false
+        }
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+        where line.hasPrefix("Groups:") || line.hasPrefix("Gid:") {
+            let ids = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst()
+            if ids.contains(where: { UInt32($0) == gid }) { return true }
+        }
+        return false
+    }
+
+    /// This process's user id.
+    public static var userID: UInt32 { getuid() }
+}

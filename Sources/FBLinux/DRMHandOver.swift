@@ -1,0 +1,92 @@
+import FBDisplay
+import Glibc
+
+extension DRMDisplay: HandOverDisplay {
+    /// Waits for a flip in flight, then drops DRM master (`drmDropMaster`):
+    /// the buffers, the mode and the picture stay; the next program becomes
+    /// master and sets its own mode over the picture.
+    public func deactivate() {
+        guard !isClosed else { return }
+        try? waitForFlips(timeoutNanoseconds: 200_000_000)
+        if card.isMaster {
+            card.kms.dropMaster(card.fd)
+            card.isMaster = false
+        }
+    }
+
+    /// `drmSetMaster`; the next present sets each CRTC again (another
+    /// program may have changed the mode or shown its own framebuffer).
+    /// - Throws: `SystemError` (`EBUSY`, `EACCES`) while another program is master.
+    public func reactivate() throws {
+        guard !isClosed else { throw SystemError(errno: EBADF, call: "reactivate after close") }
+        if !card.isMaster {
+            try card.kms.becomeMaster(card.fd)
+            card.isMaster = true
+        }
+        for output in card.outputs { output.needsModeset = true }
+    }
+
+    /// Leaves the frame on screen: with `DRM_IOCTL_MODE_CLOSEFB` (Linux 6.8)
+    /// the framebuffers shown are closed without turning their planes off
+    /// and the device is released; older kernels turn a plane off when its
+    /// framebuffer goes (at the latest when the device is closed), so the
+    /// device is kept open, master dropped, until another program shows
+    /// its own picture. The console stays in graphics mode either way.
+    public func closeRetainingPicture() -> Bool {
+        guard !isClosed else { return false }
+        isClosed = true
+        try? waitForFlips(timeoutNanoseconds: 200_000_000)
+        console?.leaveAsItIs()
+        console = nil
+        var shown: [FramebufferID] = []
+        for output in card.outputs where output.crtcSet && !output.needsModeset {
+            if let fb = output.buffers[presentation == .pageFlip ? front : 0].framebuffer {
+                shown.append(fb)
+            }
+        }
+        // Nothing of ours reaches the screen any more: restore nothing.
+        for output in card.outputs { output.crtcSet = false }
+        var closed = !shown.isEmpty
+        for fb in shown where closed {
+            do throws(SystemError) {
+                try card.kms.closeFramebuffer(card.fd, fb)
+            } catch {
+                closed = false
+            }
+        }
+        if card.isMaster {
+            card.kms.dropMaster(card.fd)
+            card.isMaster = false
+        }
+        guard closed || shown.isEmpty else {
+            retained = shown
+            return true
+        }
+        // Closed framebuffers are gone from the file: releasing them again fails harmlessly.
+        card.teardown()
+        return false
+    }
+
+    /// Whether a CRTC still scans out one of the framebuffers kept by
+    /// `closeRetainingPicture()` (`drmModeGetCrtc` needs no master).
+    public var isShowingPicture: Bool {
+        guard !retained.isEmpty else { return false }
+        return card.outputs.contains { output in
+            guard let state = try? card.kms.crtc(card.fd, output.crtc), let fb = state.framebuffer
+            else { return false }
+            return retained.contains(fb)
+        }
+    }
+
+    /// Frees the buffers kept for the retained picture and closes the device.
+    public func releaseRetained() {
+        retained = []
+        card.teardown()
+    }
+
+    /// Sets each CRTC again with the next frame (whatever changed the
+    /// screen, the picture comes back whole).
+    public func invalidateScreen() {
+        for output in card.outputs { output.needsModeset = true }
+    }
+}

@@ -1,0 +1,124 @@
+import CFBLinux
+import Glibc
+
+/// One `poll(2)` set for everything a splash listens to while it plays:
+/// the psplash FIFO, Plymouth's socket and its clients, and the signals
+/// (through the self-pipe of `fbl_signal_wake_fd`). The scheduler's next
+/// deadline is the poll's timeout, so frames stay on time and a slow or
+/// silent client never holds a frame up. One thread, no locks.
+public final class EventLoop {
+    /// A registered descriptor.
+    public struct Token: Hashable, Sendable {
+        let value: Int
+    }
+
+    private struct Watch {
+        var fd: Int32
+        var events: Int16
+        var handler: (Int16) -> Void
+    }
+
+    private var watches: [Int: Watch] = [:]
+    private var nextToken = 0
+    private var fds: [pollfd] = []
+    private var tokens: [Int] = []
+    private var changed = true
+    private var interrupted = false
+    private let signalFD: Int32
+
+    /// - Throws: `SystemError` when the signal pipe cannot be made (no descriptors left).
+    public init() throws(SystemError) {
+        signalFD = try systemCall("pipe2") { fbl_signal_wake_fd() }
+    }
+
+    /// Calls `handler` with the returned events (`POLLIN`, `POLLOUT`,
+    /// `POLLHUP`...) whenever `fd` is ready for `events`.
+    @discardableResult
+    public func watch(_ fd: Int32, events: Int16 = Int16(POLLIN), _ handler: @escaping (Int16) -> Void)
+        -> Token
+    {
+        nextToken += 1
+        watches[nextToken] = Watch(fd: fd, events: events, handler: handler)
+        changed = true
+        return Token(value: nextToken)
+    }
+
+    /// Changes what `token`'s descriptor is watched for (add `POLLOUT` while output is queued).
+    public func update(_ token: Token, events: Int16) {
+        guard watches[token.value]?.events != events else { return }
+        watches[token.value]?.events = events
+        changed = true
+    }
+
+    /// Stops watching; the caller closes the descriptor.
+    public func remove(_ token: Token) {
+        if watches.removeValue(forKey: token.value) != nil { changed = true }
+    }
+
+    /// How many descriptors are watched (the signal pipe not counted).
+    public var count: Int { watches.count }
+
+    /// Makes the wait under way (or the next one) return at once: something
+    /// changed that the caller must look at (a new progress value, a quit).
+    public func interrupt() { interrupted = true }
+
+    /// Waits until `deadline` (`CLOCK_MONOTONIC` nanoseconds), running the
+    /// handlers of the descriptors that become ready.
+    /// - Returns: `true` when cut short by `interrupt()` or a signal.
+    @discardableResult
+    public func wait(until deadline: UInt64) -> Bool {
+        while true {
+            if interrupted {
+                interrupted = false
+                return true
+            }
+            let now = monotonicNanoseconds()
+            guard now < deadline else { return false }
+            // Millisecond timeouts, rounded up so the wait never ends early.
+            let ms = Int32(min((deadline - now + 999_999) / 1_000_000, 60_000))
+            pollOnce(timeoutMilliseconds: ms)
+        }
+    }
+
+    /// Runs the handlers of what is ready now, without waiting.
+    /// - Returns: `true` when something asked to interrupt (or a signal came).
+    @discardableResult
+    public func drain() -> Bool {
+        pollOnce(timeoutMilliseconds: 0)
+        defer { interrupted = false }
+        return interrupted
+    }
+
+    private func pollOnce(timeoutMilliseconds: Int32) {
+        if changed { rebuild() }
+        let ready = fds.withUnsafeMutableBufferPointer {
+            poll($0.baseAddress, nfds_t($0.count), timeoutMilliseconds)
+        }
+        // EINTR: a signal; the pipe says which flags to look at.
+        guard ready > 0 else {
+            if ready < 0 && errno == EINTR { interrupted = true }
+            return
+        }
+        if fds[0].revents != 0 {
+            var sink = [UInt8](repeating: 0, count: 64)
+            while read(signalFD, &sink, sink.count) > 0 {}
+            interrupted = true
+        }
+        // Handlers may add or remove watches: dispatch from a snapshot.
+        let snapshot = Array(zip(tokens, fds.dropFirst()))
+        for (token, entry) in snapshot where entry.revents != 0 {
+            watches[token]?.handler(entry.revents)
+        }
+    }
+
+    private func rebuild() {
+        changed = false
+        fds.removeAll(keepingCapacity: true)
+        tokens.removeAll(keepingCapacity: true)
+        fds.append(pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0))
+        for (token, watch) in watches.sorted(by: { $0.key < $1.key }) {
+            tokens.append(token)
+            fds.append(pollfd(fd: watch.fd, events: watch.events, revents: 0))
+        }
+    }
+}

@@ -1,0 +1,160 @@
+import FBBoot
+import Glibc
+
+/// Plymouth's control socket, served: clients (`plymouth`, systemd, display
+/// managers, `fbanim ctl`) connect to the abstract name, send requests and
+/// read one byte back for each. Every client is non-blocking and bounded:
+/// one that sends garbage gets NAKs, one that does not read its answers is
+/// dropped, one that never writes costs a descriptor; none can stall the loop.
+public final class PlymouthServer {
+    /// A connected client, by its descriptor.
+    public typealias ClientID = Int32
+
+    /// How to answer a request.
+    public enum Answer: Sendable {
+        case ack, nak
+        /// Later, with `answer(_:_:)` (a quit answers once it is done).
+        case later
+    }
+
+    private struct Client {
+        let socket: UnixSocket
+        let peer: UnixSocket.Peer?
+        var decoder = Plymouth.Decoder()
+        var output: [UInt8] = []
+        var token: EventLoop.Token?
+    }
+
+    /// Clients served at once; more are closed as they come.
+    public static let maximumClients = 512
+    /// Bytes read from one client per wake-up, so a flood shares the loop.
+    static let readLimit = 4096
+    /// Answers a client may leave unread before it is dropped.
+    static let outputLimit = 65536
+
+    private let loop: EventLoop
+    private let listener: UnixSocket
+    private var listenToken: EventLoop.Token?
+    private var clients: [ClientID: Client] = [:]
+    private var refusedSinceLog = 0
+    private let log: (String) -> Void
+    /// Decides the answer to each request: the command, the client's
+    /// credentials (`nil` if the kernel did not say), and who asked.
+    public var onRequest: (Plymouth.Request, UnixSocket.Peer?, ClientID) -> Answer = { _, _, _ in
+        .nak
+    }
+
+    /// Binds `\0/org/freedesktop/plymouthd` (or `name`) and starts accepting.
+    /// - Throws: `SystemError`; `EADDRINUSE` when plymouthd or another splash holds it.
+    public init(loop: EventLoop, name: String = Plymouth.socketName, log: @escaping (String) -> Void)
+        throws(SystemError)
+    {
+        self.loop = loop
+        self.log = log
+        listener = try UnixSocket.listen(abstract: name)
+        listenToken = loop.watch(listener.fd) { [unowned self] _ in acceptClients() }
+    }
+
+    deinit { close() }
+
+    /// How many clients are connected.
+    public var clientCount: Int { clients.count }
+
+    /// Sends a deferred answer; nothing if the client has gone.
+    public func answer(_ client: ClientID, _ byte: UInt8) {
+        guard clients[client] != nil else { return }
+        clients[client]?.output.append(byte)
+        flush(client)
+    }
+
+    /// Closes the socket (the name is free again at once) and every client.
+    public func close() {
+        if let listenToken {
+            loop.remove(listenToken)
+            listener.close()
+            self.listenToken = nil
+        }
+        for id in Array(clients.keys) { drop(id) }
+    }
+
+    private func acceptClients() {
+        for _ in 0..<64 {
+            let socket: UnixSocket
+            do throws(SystemError) {
+                guard let accepted = try listener.accept() else { break }
+                socket = accepted
+            } catch {
+                // EMFILE and the like: the clients already here are served.
+                log("plymouth socket: \(error)")
+                break
+            }
+            guard clients.count < PlymouthServer.maximumClients else {
+                socket.close()
+                refusedSinceLog += 1
+                if refusedSinceLog == 1 {
+                    log("plymouth socket: \(PlymouthServer.maximumClients) clients connected; refusing more")
+                }
+                continue
+            }
+            refusedSinceLog = 0
+            var client = Client(socket: socket, peer: socket.peer)
+            client.token = loop.watch(socket.fd) { [unowned self] events in
+                serve(socket.fd, events)
+            }
+            clients[socket.fd] = client
+        }
+    }
+
+    private func serve(_ id: ClientID, _ events: Int16) {
+        guard let client = clients[id] else { return }
+        if events & Int16(POLLOUT) != 0 { flush(id) }
+        guard events & Int16(POLLIN | POLLHUP | POLLERR) != 0 else { return }
+        let bytes: [UInt8]
+        do throws(SystemError) {
+            guard let read = try client.socket.read(limit: PlymouthServer.readLimit) else { return }
+            bytes = read
+        } catch {
+            drop(id)
+            return
+        }
+        guard !bytes.isEmpty else {
+            drop(id)  // the client closed its end
+            return
+        }
+        let requests = clients[id]!.decoder.feed(bytes)
+        for request in requests {
+            switch onRequest(request, client.peer, id) {
+            case .ack: clients[id]?.output.append(Plymouth.ack)
+            case .nak: clients[id]?.output.append(Plymouth.nak)
+            case .later: break
+            }
+        }
+        flush(id)
+    }
+
+    private func flush(_ id: ClientID) {
+        guard var client = clients[id], let token = client.token else { return }
+        if !client.output.isEmpty {
+            do throws(SystemError) {
+                let sent = try client.socket.write(client.output[...])
+                client.output.removeFirst(sent)
+            } catch {
+                drop(id)  // EPIPE: gone before reading its answer
+                return
+            }
+        }
+        if client.output.count > PlymouthServer.outputLimit {
+            log("plymouth socket: a client does not read its answers; dropped")
+            drop(id)
+            return
+        }
+        clients[id] = client
+        loop.update(token, events: Int16(client.output.isEmpty ? POLLIN : POLLIN | POLLOUT))
+    }
+
+    private func drop(_ id: ClientID) {
+        guard let client = clients.removeValue(forKey: id) else { return }
+        if let token = client.token { loop.remove(token) }
+        client.socket.close()
+    }
+}

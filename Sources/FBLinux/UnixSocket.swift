@@ -1,0 +1,162 @@
+import CFBLinux
+import Glibc
+
+/// A Unix stream or datagram socket descriptor, closed by its owner.
+///
+/// Addresses are abstract (`@name`: no file, gone with the last holder, as
+/// Plymouth's `\0/org/freedesktop/plymouthd`) or paths. An abstract
+/// address's length covers the name only, not the whole `sun_path`
+/// (Plymouth's "trimmed" abstract socket).
+public struct UnixSocket: Sendable {
+    public let fd: Int32
+
+    /// Who is at the other end of a connection (`SO_PEERCRED`).
+    public struct Peer: Equatable, Sendable {
+        public var pid: Int32
+        public var uid: UInt32
+        public var gid: UInt32
+    }
+
+    /// A listening stream socket on the abstract name `name` (without its NUL).
+    /// - Throws: `SystemError`; `EADDRINUSE` when another process holds the name.
+    public static func listen(abstract name: String, backlog: Int32 = SOMAXCONN)
+        throws(SystemError) -> UnixSocket
+    {
+        let socket = try make(type: Int32(SOCK_STREAM.rawValue))
+        do throws(SystemError) {
+            _ = try withAddress(abstract: name) { address, length throws(SystemError) in
+                try systemCall("bind") { Glibc.bind(socket.fd, address, length) }
+            }
+            _ = try systemCall("listen") { Glibc.listen(socket.fd, backlog) }
+        } catch {
+            socket.close()
+            throw error
+        }
+        return socket
+    }
+
+    /// A stream connection to the abstract name `name`.
+    /// - Throws: `SystemError`; `ECONNREFUSED` when nobody listens there.
+    public static func connect(abstract name: String, nonBlocking: Bool = false)
+        throws(SystemError) -> UnixSocket
+    {
+        let socket = try make(type: Int32(SOCK_STREAM.rawValue), nonBlocking: nonBlocking)
+        do throws(SystemError) {
+            _ = try withAddress(abstract: name) { address, length throws(SystemError) in
+                try systemCall("connect") { Glibc.connect(socket.fd, address, length) }
+            }
+        } catch {
+            socket.close()
+            throw error
+        }
+        return socket
+    }
+
+    /// Sends one datagram to `address` (`@name` for an abstract one, else a
+    /// path): how a service tells systemd `READY=1` on `$NOTIFY_SOCKET`.
+    public static func sendDatagram(_ bytes: [UInt8], to address: String) throws(SystemError) {
+        let socket = try make(type: Int32(SOCK_DGRAM.rawValue))
+        defer { socket.close() }
+        let send = { (address: UnsafePointer<sockaddr>, length: socklen_t) throws(SystemError) in
+            _ = try systemCall("sendto") {
+                bytes.withUnsafeBytes { Glibc.sendto(socket.fd, $0.baseAddress, $0.count, 0, address, length) }
+            }
+        }
+        if address.hasPrefix("@") {
+            try withAddress(abstract: String(address.dropFirst()), send)
+        } else {
+            try withAddress(path: address, send)
+        }
+    }
+
+    /// Takes the next pending connection, non-blocking; `nil` when none waits.
+    public func accept() throws(SystemError) -> UnixSocket? {
+        do throws(SystemError) {
+            // accept4 is a GNU extension Swift does not import: set the flags after.
+            let fd = try systemCall("accept") { Glibc.accept(self.fd, nil, nil) }
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            return UnixSocket(fd: fd)
+        } catch {
+            if error.errno == EAGAIN || error.errno == ECONNABORTED { return nil }
+            throw error
+        }
+    }
+
+    /// The connected peer's process, user and group, or `nil` if the kernel does not say.
+    public var peer: Peer? {
+        var credentials = fbl_ucred()
+        var length = socklen_t(MemoryLayout<fbl_ucred>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else { return nil }
+        return Peer(pid: credentials.pid, uid: credentials.uid, gid: credentials.gid)
+    }
+
+    /// Reads what is there, at most `limit` bytes, without waiting.
+    /// - Returns: the bytes, empty at end of stream, `nil` when nothing is there yet.
+    public func read(limit: Int) throws(SystemError) -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: limit)
+        do throws(SystemError) {
+            let n = try systemCall("read") {
+                buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            }
+            buffer.removeLast(limit - n)
+            return buffer
+        } catch {
+            if error.errno == EAGAIN { return nil }
+            throw error
+        }
+    }
+
+    /// Writes as much of `bytes` as fits without waiting (`MSG_NOSIGNAL`: a
+    /// reader that went away is `EPIPE`, not a signal).
+    /// - Returns: how many bytes went.
+    public func write(_ bytes: ArraySlice<UInt8>) throws(SystemError) -> Int {
+        do throws(SystemError) {
+            return try systemCall("send") {
+                bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            }
+        } catch {
+            if error.errno == EAGAIN { return 0 }
+            throw error
+        }
+    }
+
+    public func close() { _ = Glibc.close(fd) }
+
+    private static func make(type: Int32, nonBlocking: Bool = true) throws(SystemError) -> UnixSocket {
+        let flags = Int32(SOCK_CLOEXEC.rawValue) | (nonBlocking ? Int32(SOCK_NONBLOCK.rawValue) : 0)
+        return UnixSocket(fd: try systemCall("socket") { Glibc.socket(AF_UNIX, type | flags, 0) })
+    }
+
+    /// Calls `body` with the address of an abstract socket named `name`.
+    private static func withAddress<R>(
+        abstract name: String,
+        _ body: (UnsafePointer<sockaddr>, socklen_t) throws(SystemError) -> R
+    ) throws(SystemError) -> R {
+        try withAddress(bytes: [0] + Array(name.utf8), body)
+    }
+
+    private static func withAddress<R>(
+        path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) throws(SystemError) -> R
+    ) throws(SystemError) -> R {
+        try withAddress(bytes: Array(path.utf8), body)
+    }
+
+    private static func withAddress<R>(
+        bytes: [UInt8], _ body: (UnsafePointer<sockaddr>, socklen_t) throws(SystemError) -> R
+    ) throws(SystemError) -> R {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard bytes.count < capacity else { throw SystemError(errno: ENAMETOOLONG, call: "bind") }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, b) in bytes.enumerated() { raw[i] = b }
+        }
+        let length = socklen_t(MemoryLayout<sockaddr_un>.offset(of: \sockaddr_un.sun_path)! + bytes.count)
+        return try withUnsafePointer(to: &address) { pointer throws(SystemError) in
+            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { p throws(SystemError) in
+                try body(p, length)
+            }
+        }
+    }
+}
