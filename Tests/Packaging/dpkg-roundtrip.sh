@@ -104,6 +104,19 @@ out="$(in_root sh -c 'systemd-analyze verify /lib/systemd/system/fbanim-*.servic
 if [ -z "$out" ]; then pass systemd-analyze-verify-installed; else
     fail systemd-analyze-verify-installed "$(echo "$out" | head -n 3 | tr '\n' ' ')"
 fi
+# The whole boot and shutdown transactions with the units enabled (and a
+# console getty, which the units order themselves against): no ordering
+# cycle, nothing said about fbanim's units.
+in_root systemctl enable getty@tty1.service >/dev/null 2>&1
+out=""
+for target in default.target graphical.target rescue.target emergency.target \
+    poweroff.target reboot.target halt.target kexec.target; do
+    out="$out$(in_root systemd-analyze verify "$target" 2>&1 | grep -i -E 'fbanim|cycle')"
+done
+if [ -z "$out" ]; then pass systemd-analyze-verify-boot-and-shutdown; else
+    fail systemd-analyze-verify-boot-and-shutdown "$(echo "$out" | head -n 3 | tr '\n' ' ')"
+fi
+
 # udev parses the rules: udevadm test reads every rules file and reports
 # each line it cannot parse as FILE:LINE message.
 if [ -e "$M/sys/class/mem/null" ]; then
@@ -160,10 +173,12 @@ check dpkg-purge-not-known sh -c "! chroot '$M' dpkg-query -W fbanim"
 check dpkg-purge-config-and-state-gone test ! -e "$M/etc/fbanim" -a ! -e "$M/var/lib/fbanim" -a ! -e "$M/run/fbanim"
 
 # 5. Nothing left: every path the upper layer gained since the baseline
-#    is dpkg's own bookkeeping or the rebuilt initramfs.
+#    is dpkg's own bookkeeping, the rebuilt initramfs, or man's page cache
+#    (systemd-analyze verify formats the pages Documentation= names).
 (cd "$T/upper" && find . | LC_ALL=C sort) >"$T/after"
 leftovers="$(LC_ALL=C comm -13 "$baseline" "$T/after" | grep -v -E \
     -e '^\./var/lib/dpkg(/|$)' -e '^\./var/log(/|$)' -e '^\./var/cache/debconf(/|$)' \
+    -e '^\./var/cache/man(/|$)' -e '^\./var/cache$' \
     -e '^\./boot(/initrd\.img-[^/]*)?$' -e '^\./var/lib/initramfs-tools(/|$)' \
     -e '^\./var(/lib)?$' -e '^\./etc$' -e '^\./etc/(ld\.so\.cache)$' || true)"
 # Directories that existed before and only had their time changed show up

@@ -319,43 +319,47 @@ else
 
     # The initramfs scripts, run by the initramfs's own shell (chroot into
     # the unpacked image) with a stub fbanim and a fake /proc/cmdline.
-    R="$I/root"
-    mkdir -p "$R"
-    (cd "$R" && unmkinitramfs "$I/with.img" . >/dev/null 2>&1)
-    [ -d "$R/main" ] && R="$R/main"
-    # shellcheck disable=SC2016
-    printf '#!/bin/sh\necho "$*" >>/run/stub.log\n' >"$R/usr/bin/fbanim"
-    chmod 755 "$R/usr/bin/fbanim"
-    mkdir -p "$R/proc" "$R/dev" "$R/run/initramfs" "$R/cryptroot"
-    [ -e "$R/dev/null" ] || mknod -m 666 "$R/dev/null" c 1 3
-    init_top() { # CMDLINE [plymouth] [crypt] -> what the stub saw
-        echo "$1" >"$R/proc/cmdline"
-        rm -f "$R/run/stub.log" "$R/usr/sbin/plymouthd" "$R/cryptroot/crypttab"
-        case " $* " in *" plymouth "*) printf '#!/bin/sh\n' >"$R/usr/sbin/plymouthd" && chmod 755 "$R/usr/sbin/plymouthd" ;; esac
-        case " $* " in *" crypt "*) echo "root UUID=x none luks" >"$R/cryptroot/crypttab" ;; esac
-        chroot "$R" /bin/sh /scripts/init-top/fbanim
-        for _ in 1 2 3 4 5 6 7 8 9 10; do
-            [ -s "$R/run/stub.log" ] && break
-            sleep 0.1
-        done
-        cat "$R/run/stub.log" 2>/dev/null
-    }
-    started="splash --mode boot"
-    check "init-top: splash starts it" [ "$(init_top 'root=/dev/vda quiet splash')" = "$started" ]
-    check "init-top: splash=silent starts it" [ "$(init_top 'splash=silent')" = "$started" ]
-    check "init-top: no splash, no start" [ -z "$(init_top 'root=/dev/vda quiet')" ]
-    check "init-top: fbanim.enable=0" [ -z "$(init_top 'splash fbanim.enable=0')" ]
-    check "init-top: nosplash" [ -z "$(init_top 'splash nosplash')" ]
-    check "init-top: Plymouth in the initramfs" [ -z "$(init_top 'splash' plymouth)" ]
-    check "init-top: Plymouth there but plymouth.enable=0" [ "$(init_top 'splash plymouth.enable=0' plymouth)" = "$started" ]
-    check "init-top: encrypted root asks on the console" [ -z "$(init_top 'splash' crypt)" ]
-    rm -f "$R/run/stub.log"
-    chroot "$R" env rootmnt=/root /bin/sh /scripts/init-bottom/fbanim
-    check "init-bottom: ctl newroot /root" [ "$(cat "$R/run/stub.log" 2>/dev/null)" = "ctl newroot /root" ]
-    rm -f "$R/run/stub.log"
-    chroot "$R" /bin/sh /scripts/panic/fbanim
-    check "panic: ctl quit" [ "$(cat "$R/run/stub.log" 2>/dev/null)" = "ctl quit" ]
-    check "init-top runs after udev" sh -c "grep -n 'init-top/' '$R/scripts/init-top/ORDER' | grep -A100 'init-top/udev' | grep -q 'init-top/fbanim'"
+    if [ "$(id -u)" != 0 ]; then
+        skip initramfs-scripts "chroot needs root"
+    else
+        R="$I/root"
+        mkdir -p "$R"
+        (cd "$R" && unmkinitramfs "$I/with.img" . >/dev/null 2>&1)
+        [ -d "$R/main" ] && R="$R/main"
+        # shellcheck disable=SC2016
+        printf '#!/bin/sh\necho "$*" >>/run/stub.log\n' >"$R/usr/bin/fbanim"
+        chmod 755 "$R/usr/bin/fbanim"
+        mkdir -p "$R/proc" "$R/dev" "$R/run/initramfs" "$R/cryptroot"
+        [ -e "$R/dev/null" ] || mknod -m 666 "$R/dev/null" c 1 3
+        init_top() { # CMDLINE [plymouth] [crypt] -> what the stub saw
+            echo "$1" >"$R/proc/cmdline"
+            rm -f "$R/run/stub.log" "$R/usr/sbin/plymouthd" "$R/cryptroot/crypttab"
+            case " $* " in *" plymouth "*) printf '#!/bin/sh\n' >"$R/usr/sbin/plymouthd" && chmod 755 "$R/usr/sbin/plymouthd" ;; esac
+            case " $* " in *" crypt "*) echo "root UUID=x none luks" >"$R/cryptroot/crypttab" ;; esac
+            chroot "$R" /bin/sh /scripts/init-top/fbanim
+            for _ in 1 2 3 4 5 6 7 8 9 10; do
+                [ -s "$R/run/stub.log" ] && break
+                sleep 0.1
+            done
+            cat "$R/run/stub.log" 2>/dev/null
+        }
+        started="splash --mode boot"
+        check "init-top: splash starts it" [ "$(init_top 'root=/dev/vda quiet splash')" = "$started" ]
+        check "init-top: splash=silent starts it" [ "$(init_top 'splash=silent')" = "$started" ]
+        check "init-top: no splash, no start" [ -z "$(init_top 'root=/dev/vda quiet')" ]
+        check "init-top: fbanim.enable=0" [ -z "$(init_top 'splash fbanim.enable=0')" ]
+        check "init-top: nosplash" [ -z "$(init_top 'splash nosplash')" ]
+        check "init-top: Plymouth in the initramfs" [ -z "$(init_top 'splash' plymouth)" ]
+        check "init-top: Plymouth there but plymouth.enable=0" [ "$(init_top 'splash plymouth.enable=0' plymouth)" = "$started" ]
+        check "init-top: encrypted root asks on the console" [ -z "$(init_top 'splash' crypt)" ]
+        rm -f "$R/run/stub.log"
+        chroot "$R" env rootmnt=/root /bin/sh /scripts/init-bottom/fbanim
+        check "init-bottom: ctl newroot /root" [ "$(cat "$R/run/stub.log" 2>/dev/null)" = "ctl newroot /root" ]
+        rm -f "$R/run/stub.log"
+        chroot "$R" /bin/sh /scripts/panic/fbanim
+        check "panic: ctl quit" [ "$(cat "$R/run/stub.log" 2>/dev/null)" = "ctl quit" ]
+        check "init-top runs after udev" sh -c "grep -n 'init-top/' '$R/scripts/init-top/ORDER' | grep -A100 'init-top/udev' | grep -q 'init-top/fbanim'"
+    fi
 fi
 
 # ------------------------------------------- install and purge the .deb
