@@ -36,6 +36,9 @@ check() { # NAME COMMAND...: PASS when the command succeeds
 }
 
 T="$(mktemp -d "${TMPDIR:-/tmp}/fbanim-root.XXXXXX")"
+# The mounts end with this namespace; the empty mount point is the
+# machine's and is removed here.
+trap 'umount -R "$T" 2>/dev/null; rmdir "$T" 2>/dev/null' EXIT
 mount -t tmpfs -o size=2g,mode=0755 fbanim-root "$T" || {
     fail dpkg-root-setup "tmpfs"
     exit 0
