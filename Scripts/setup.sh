@@ -5,7 +5,11 @@
 set -euo pipefail
 
 # fbanim links statically: the .a files of libdrm, zlib, glibc and libstdc++.
-packages=(libdrm-dev zlib1g-dev libc6-dev libstdc++-12-dev pkg-config)
+# The packaging tests (Tests/Packaging/run.sh): initramfs-tools (mkinitramfs,
+# lsinitramfs, unmkinitramfs, with cpio, zstd and kmod), binutils (readelf,
+# strip for build-deb.sh), udev (udevadm test), shellcheck and lintian.
+packages=(libdrm-dev zlib1g-dev libc6-dev libstdc++-12-dev pkg-config
+    initramfs-tools cpio zstd kmod binutils udev shellcheck lintian)
 
 missing=()
 for p in "${packages[@]}"; do

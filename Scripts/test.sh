@@ -14,6 +14,14 @@ swift test --skip-build --parallel --num-workers 2
 swift build -c release
 .build/release/fbanim-bench --frames 20 --check-allocations
 
+# The boot files and the Debian package (Tests/Packaging/run.sh): builds the
+# .deb from the release binary just built, checks it, builds an initramfs
+# with the hook, installs and purges the package in a throw-away root.
+# About a minute. FBANIM_SKIP_PACKAGING=1 skips it.
+if [ "${FBANIM_SKIP_PACKAGING:-0}" != 1 ]; then
+    FBANIM_BIN=.build/release/fbanim Tests/Packaging/run.sh
+fi
+
 # fbanim on real kernel display drivers (bochs-drm, virtio-gpu, vkms) in
 # QEMU: needs ../shared/vm next to the clone and what its install.sh
 # installs (.ci/run calls it). About 2 minutes. FBANIM_SKIP_VM=1 skips it.
