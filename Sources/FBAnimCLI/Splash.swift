@@ -28,9 +28,10 @@ func runSplash(_ words: ArraySlice<String>) throws(CLIError) {
         try writeOutput(helpText(for: .splash))
         return
     }
-    let kernel = SplashKernelOptions(KernelCommandLine(BootEnvironment.kernelCommandLine()))
+    let commandLine = KernelCommandLine(BootEnvironment.kernelCommandLine())
+    let kernel = SplashKernelOptions(commandLine)
     if parsed[.checkPlymouth] != nil {
-        if let why = PlymouthCheck.reasonToStandDown(kernel: kernel) {
+        if let why = PlymouthCheck.reasonToStandDown(commandLine: commandLine) {
             StandardStream.error.write("fbanim: \(why): fbanim stands down\n")
             throw .standDown
         }
@@ -65,13 +66,16 @@ enum PlymouthCheck {
     static let daemons = ["/usr/sbin/plymouthd", "/sbin/plymouthd", "/usr/bin/plymouthd"]
     static let unit = "plymouth-start.service"
 
-    /// Why fbanim should not run, or `nil` when it should.
-    static func reasonToStandDown(kernel: SplashKernelOptions) -> String? {
-        guard let daemon = daemons.first(where: pathExists) else { return nil }
-        let commandLine = KernelCommandLine(BootEnvironment.kernelCommandLine())
+    /// Why fbanim should not run, or `nil` when it should: a `plymouthd`
+    /// is installed, `plymouth.enable=0` is not on the kernel command line,
+    /// and its start unit is not masked (linked to /dev/null).
+    /// - Parameter root: where the file system is (tests use a folder).
+    static func reasonToStandDown(commandLine: KernelCommandLine, root: String = "") -> String? {
+        guard let daemon = daemons.first(where: { pathExists(root + $0) }) else { return nil }
         if commandLine.value(of: "plymouth.enable") == "0" { return nil }
         for directory in ["/etc/systemd/system", "/run/systemd/system"] {
-            if canonicalPath("\(directory)/\(unit)") == "/dev/null" { return nil }
+            let link = root + "\(directory)/\(unit)"
+            if let target = linkTarget(link), target == "/dev/null" { return nil }
         }
         return "Plymouth is installed (\(daemon)) and \(unit) is not masked"
     }

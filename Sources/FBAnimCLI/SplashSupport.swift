@@ -17,8 +17,9 @@ final class SplashLog {
     private(set) var written = 0
     private var once = Set<String>()
 
-    /// Writes `line` (a `fbanim: ` prefix is added) unless too many came lately.
-    func callAsFunction(_ line: String) {
+    /// Writes `line` (a `fbanim: ` prefix is added) unless too many came
+    /// lately; then the line is not even made.
+    func callAsFunction(_ line: @autoclosure () -> String) {
         let now = monotonicNanoseconds()
         tokens = min(burst, tokens + Double(now - last) / 1e9 * perSecond)
         last = now
@@ -27,7 +28,7 @@ final class SplashLog {
             return
         }
         tokens -= 1
-        var text = "fbanim: \(line)\n"
+        var text = "fbanim: \(line())\n"
         if dropped > 0 {
             text = "fbanim: (\(dropped) more lines not shown)\n" + text
             dropped = 0
@@ -36,9 +37,9 @@ final class SplashLog {
     }
 
     /// Writes `line` only the first time this `key` is logged.
-    func once(_ key: String, _ line: String) {
+    func once(_ key: String, _ line: @autoclosure () -> String) {
         guard once.insert(key).inserted else { return }
-        self(line)
+        self(line())
     }
 
     /// Forgets that `key` was logged (the condition ended; say it again if it comes back).

@@ -24,6 +24,7 @@ public final class EventLoop {
     private var tokens: [Int] = []
     private var changed = true
     private var interrupted = false
+    private var rotation = 0
     private let signalFD: Int32
 
     /// - Throws: `SystemError` when the signal pipe cannot be made (no descriptors left).
@@ -76,7 +77,7 @@ public final class EventLoop {
             guard now < deadline else { return false }
             // Millisecond timeouts, rounded up so the wait never ends early.
             let ms = Int32(min((deadline - now + 999_999) / 1_000_000, 60_000))
-            pollOnce(timeoutMilliseconds: ms)
+            pollOnce(timeoutMilliseconds: ms, until: deadline)
         }
     }
 
@@ -84,12 +85,15 @@ public final class EventLoop {
     /// - Returns: `true` when something asked to interrupt (or a signal came).
     @discardableResult
     public func drain() -> Bool {
-        pollOnce(timeoutMilliseconds: 0)
+        pollOnce(timeoutMilliseconds: 0, until: 0)
         defer { interrupted = false }
         return interrupted
     }
 
-    private func pollOnce(timeoutMilliseconds: Int32) {
+    /// Polls once and runs the handlers of what is ready, in turn, while
+    /// `deadline` has not passed (a frame is due then: the rest stay ready
+    /// and are served at the next wait). One handler at least runs.
+    private func pollOnce(timeoutMilliseconds: Int32, until deadline: UInt64) {
         if changed { rebuild() }
         let ready = fds.withUnsafeMutableBufferPointer {
             poll($0.baseAddress, nfds_t($0.count), timeoutMilliseconds)
@@ -105,10 +109,20 @@ public final class EventLoop {
             interrupted = true
         }
         // Handlers may add or remove watches: dispatch from a snapshot.
+        // The next ones first next time: a flood on one descriptor does not
+        // starve the others.
         let snapshot = Array(zip(tokens, fds.dropFirst()))
-        for (token, entry) in snapshot where entry.revents != 0 {
+        let count = snapshot.count
+        guard count > 0 else { return }
+        var ran = 0
+        for k in 0..<count {
+            let (token, entry) = snapshot[(k + rotation) % count]
+            guard entry.revents != 0 else { continue }
+            if ran > 0 && deadline > 0 && monotonicNanoseconds() >= deadline { break }
             watches[token]?.handler(entry.revents)
+            ran += 1
         }
+        rotation = (rotation + 1) % max(count, 1)
     }
 
     private func rebuild() {

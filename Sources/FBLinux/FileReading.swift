@@ -34,3 +34,12 @@ public func canonicalPath(_ path: String) -> String? {
     defer { free(resolved) }
     return String(cString: resolved)
 }
+
+/// Where the symbolic link at `path` points (`readlink(2)`, not resolved
+/// further), or `nil` when it is not a link.
+public func linkTarget(_ path: String) -> String? {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    let n = readlink(path, &buffer, buffer.count - 1)
+    guard n > 0 else { return nil }
+    return String(decoding: buffer.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}

@@ -13,8 +13,9 @@ public final class PsplashFIFO {
     private var fd: Int32 = -1
     private var token: EventLoop.Token?
     private var identity: (dev: UInt, ino: UInt)?
-    /// Bytes read per wake-up: a 1 MB write is taken in pieces, between frames.
-    static let readLimit = 65536
+    /// Bytes read per wake-up: a 1 MB write is taken in pieces, between
+    /// frames, each parsed in well under a millisecond.
+    static let readLimit = 8192
 
     /// The FIFO's path for the environment: `$PSPLASH_FIFO_DIR/psplash_fifo`.
     public static func defaultPath(environment directory: String?) -> String {
@@ -22,7 +23,7 @@ public final class PsplashFIFO {
         return dir.hasSuffix("/") ? dir + "psplash_fifo" : dir + "/psplash_fifo"
     }
 
-    /// Makes (or takes over a left-over) FIFO at `path` and calls `onBytes`
+    /// Makes (or replaces a left-over) FIFO at `path` and calls `onBytes`
     /// with what writers send.
     /// - Throws: `SystemError` when it cannot be made or opened (a read-only
     ///   or full `/run`, something else at that path: `EEXIST`).
@@ -31,24 +32,38 @@ public final class PsplashFIFO {
     {
         self.path = path
         self.loop = loop
-        if mkfifo(path, 0o660) != 0 {
-            let code = errno
-            var info = stat()
-            // A FIFO left by a splash that did not clean up is taken over;
-            // anything else there is not ours to replace.
-            guard code == EEXIST, lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFIFO else {
-                throw SystemError(errno: code == EEXIST ? EEXIST : code, call: "mkfifo \(path)")
-            }
-        }
-        let fd = try systemCall("open \(path)") { open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC) }
-        self.fd = fd
         var info = stat()
-        if fstat(fd, &info) == 0 { identity = (UInt(info.st_dev), UInt(info.st_ino)) }
+        // Something else at the path (a file, a socket) is not ours to replace;
+        // a FIFO left by a splash that did not clean up is replaced.
+        if lstat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFIFO {
+            throw SystemError(errno: EEXIST, call: "mkfifo \(path)")
+        }
+        // Made under a temporary name, opened, given its mode and group, then
+        // renamed into place: a writer never finds it half set up (no
+        // reader yet, or the umask's mode).
+        let temporary = "\(path).\(getpid()).new"
+        unlink(temporary)
+        _ = try systemCall("mkfifo \(path)") { mkfifo(temporary, 0o600) }
+        let fd: Int32
+        do throws(SystemError) {
+            fd = try systemCall("open \(path)") { open(temporary, O_RDWR | O_NONBLOCK | O_CLOEXEC) }
+        } catch {
+            unlink(temporary)
+            throw error
+        }
         // The mode without the umask, and the video group: its members may write.
         _ = fchmod(fd, 0o660)
         if getuid() == 0, let group, let entry = getgrnam(group) {
             _ = fchown(fd, 0, entry.pointee.gr_gid)
         }
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            Glibc.close(fd)
+            unlink(temporary)
+            throw SystemError(errno: code, call: "rename \(path)")
+        }
+        self.fd = fd
+        if fstat(fd, &info) == 0 { identity = (UInt(info.st_dev), UInt(info.st_ino)) }
         token = loop.watch(fd) { [unowned self] _ in
             var buffer = [UInt8](repeating: 0, count: PsplashFIFO.readLimit)
             let n = buffer.withUnsafeMutableBytes { read(self.fd, $0.baseAddress, $0.count) }
