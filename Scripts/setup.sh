@@ -3,6 +3,10 @@
 # Swift 6 already on the PATH, and nothing that is already there.
 # Safe to run again. Uses sudo when not root.
 set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
 
 # fbanim links statically: the .a files of libdrm, zlib, glibc and libstdc++.
 # The packaging tests (Tests/Packaging/run.sh): initramfs-tools (mkinitramfs,
@@ -17,8 +21,6 @@ for p in "${packages[@]}"; do
 done
 
 if [ ${#missing[@]} -gt 0 ]; then
-    sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo="sudo"
     echo "setup: installing ${missing[*]}" >&2
     $sudo apt-get update -qq
     $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
@@ -29,11 +31,11 @@ command -v swift >/dev/null || {
     exit 69
 }
 
-# The VM tests of the display backends boot a real kernel in QEMU with the
-# harness in ../shared/vm (next to the clone): install what it needs (QEMU,
-# a kernel, vkms) when the harness is there. Idempotent; about 2 minutes the
-# first time.
-harness="$(cd "$(dirname "$0")/.." && pwd)/../shared/vm"
-if [ -x "$harness/install.sh" ] && [ "${FBANIM_SKIP_VM:-0}" != 1 ]; then
-    if [ "$(id -u)" -eq 0 ]; then "$harness/install.sh" >/dev/null; else sudo "$harness/install.sh" >/dev/null; fi
+# The VM tests of the display backends (Tests/VM) boot a real kernel in QEMU
+# with the harness in Tests/VM/harness: its install.sh installs QEMU, a
+# kernel, busybox, initramfs-tools, systemd, the C and Python tools the tests
+# use, and builds vkms.ko. Idempotent: a quarter of a second when all is
+# there, a few minutes the first time. FBANIM_SKIP_VM=1 skips it.
+if [ "${FBANIM_SKIP_VM:-0}" != 1 ]; then
+    $sudo "$here/../Tests/VM/harness/install.sh" >/dev/null
 fi

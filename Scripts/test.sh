@@ -23,8 +23,8 @@ if [ "${FBANIM_SKIP_PACKAGING:-0}" != 1 ]; then
 fi
 
 # fbanim on real kernel display drivers (bochs-drm, virtio-gpu, vkms) in
-# QEMU: needs ../shared/vm next to the clone and what its install.sh
-# installs (.ci/run calls it). About 2 minutes. FBANIM_SKIP_VM=1 skips it.
+# QEMU, with the harness in Tests/VM/harness (setup.sh, run above, installs
+# what it needs). About 2-4 minutes. FBANIM_SKIP_VM=1 skips it.
 if [ "${FBANIM_SKIP_VM:-0}" != 1 ]; then
     Tests/VM/run.sh
 fi

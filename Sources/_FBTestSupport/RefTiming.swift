@@ -1,4 +1,4 @@
-// The spec's timelines (../shared/spec/loaders.md), computed independently of
+// The spec's timelines (shared/spec/loaders.md), computed independently of
 // FBAnimation in Double precision: the reference for the oracle tests.
 
 /// The spec's cubic-Bézier easing curves, solved for x by bisection.

@@ -2,7 +2,7 @@ import FBRaster
 import Foundation
 
 // An independent reference renderer for the four loaders, written straight
-// from ../shared/spec/loaders.md in Double precision, sharing no code with
+// from shared/spec/loaders.md in Double precision, sharing no code with
 // FBRaster/FBAnimation. Slow but simple:
 // - geometry as analytic shapes with signed distances (RefShapes.swift):
 //   annuli, discs, wedges, stroked capsules, unions and intersections, and

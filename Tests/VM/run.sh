@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Tests/VM/run.sh: fbanim on real Linux display drivers, in QEMU.
 #
-# Boots the Debian kernel three times with ../shared/vm/vm-run.sh (next to
-# the repository): bochs-drm at 480x320 (with --color and --background) and
+# Boots the Debian kernel three times with harness/vm-run.sh (the VM harness
+# in this folder): bochs-drm at 480x320 (with --color and --background) and
 # virtio-gpu at 320x240 (the loaders' own colours), where fbanim plays
 # each loader through DRM (/dev/dri/card0) and fbdev (/dev/fb0) and the
 # emulated monitor is dumped while it plays; and vkms (a real 60 Hz vblank),
@@ -14,14 +14,15 @@
 # an unprivileged user (77) and a device removed while playing (74).
 #
 # Prints `PASS name` / `FAIL name` per check and `N passed, M failed`;
-# exits 1 on a failure. Needs root and what ../shared/vm/install.sh installs.
-# Environment: FBANIM_BIN (a prebuilt fbanim; default: build a static
-# release), FBANIM_VM_DIR (the harness folder), FBANIM_VM_KEEP=1 (keep the
-# work folder with the pictures), FBANIM_VM_ONLY="bochs virtio vkms".
+# exits 1 on a failure. Needs root and what harness/install.sh installs
+# (Scripts/setup.sh runs it). Environment: FBANIM_BIN (a prebuilt fbanim;
+# default: build a static release), FBANIM_VM_DIR (another harness folder),
+# FBANIM_VM_KEEP=1 (keep the work folder with the pictures),
+# FBANIM_VM_ONLY="bochs virtio vkms".
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-vm=${FBANIM_VM_DIR:-$root/../shared/vm}
+vm=${FBANIM_VM_DIR:-$here/harness}
 started=$(date +%s)
 passed=0 failed=0
 pass() { echo "PASS $*"; passed=$((passed + 1)); }
@@ -34,7 +35,7 @@ check() { # check NAME DETAIL CONDITION...: PASS when the condition (a command) 
 
 [ -x "$vm/vm-run.sh" ] || { echo "FAIL vm-harness: no $vm/vm-run.sh"; echo "0 passed, 1 failed"; exit 1; }
 command -v qemu-system-x86_64 > /dev/null || {
-    echo "FAIL vm-harness: qemu-system-x86_64 missing (run $vm/install.sh as root)"
+    echo "FAIL vm-harness: qemu-system-x86_64 missing (run $vm/install.sh as root, or Scripts/setup.sh)"
     echo "0 passed, 1 failed"
     exit 1
 }
