@@ -100,7 +100,7 @@ let package = Package(
             name: "FBDisplayTests",
             dependencies: ["FBDisplay", "FBScheduler", "FBRaster", "FBAnimation", "_FBTestSupport"]),
         .testTarget(
-            name: "FBTextTests", dependencies: ["FBText", "FBRaster", "_FBTestSupport"]),
+            name: "FBTextTests", dependencies: ["FBText", "FBRaster", "CZlib", "_FBTestSupport"]),
         .testTarget(name: "FBImageTests", dependencies: ["FBImage", "_FBTestSupport"]),
         .testTarget(name: "FBBootTests", dependencies: ["FBBoot", "_FBTestSupport"]),
         .testTarget(name: "FBLinuxTests", dependencies: ["FBLinux", "CFBLinux", "FBRaster"]),

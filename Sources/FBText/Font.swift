@@ -85,7 +85,8 @@ public final class Font {
 
     /// Whether `bytes` start with the PSF1, PSF2 or gzip magic.
     static func looksLikePSF(_ b: [UInt8]) -> Bool {
-        (b.count >= 2 && b[0] == 0x1F && b[1] == 0x8B) || (b.count >= 2 && b[0] == 0x36 && b[1] == 0x04)
+        (b.count >= 2 && b[0] == 0x1F && b[1] == 0x8B)
+            || (b.count >= 2 && b[0] == 0x36 && b[1] == 0x04)
             || (b.count >= 4 && b[0] == 0x72 && b[1] == 0xB5 && b[2] == 0x4A && b[3] == 0x86)
     }
 

@@ -15,7 +15,8 @@ public enum FontError: Error, Equatable, Sendable, CustomStringConvertible {
             return "not a font FreeType can read (FreeType error 0x"
                 + String(code, radix: 16) + ": " + FontError.freeTypeMeaning(code) + ")"
         case .notScalable:
-            return "a bitmap-only font: use an outline font (TrueType, OpenType) or a PSF console font"
+            return
+                "a bitmap-only font: use an outline font (TrueType, OpenType) or a PSF console font"
         }
     }
 

@@ -8,7 +8,8 @@ import CZlib
 func gunzip(_ input: [UInt8], limit: Int) throws(PSFError) -> [UInt8] {
     var stream = z_stream()
     // 15 + 16: the largest window, and a gzip header and trailer (CRC checked).
-    var rc = inflateInit2_(&stream, MAX_WBITS + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+    var rc = inflateInit2_(
+        &stream, MAX_WBITS + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
     guard rc == Z_OK else { throw .badGzip(code: rc) }
     defer { inflateEnd(&stream) }
     var out: [UInt8] = []

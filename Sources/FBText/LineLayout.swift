@@ -123,7 +123,8 @@ struct LineBuilder {
     }
 
     mutating func endCharacter(isSpace: Bool) {
-        ends.append(CharacterEnd(glyphs: placed.count, pen: pen, scalars: shownCount, isSpace: isSpace))
+        ends.append(
+            CharacterEnd(glyphs: placed.count, pen: pen, scalars: shownCount, isSpace: isSpace))
     }
 
     /// Keeps the most characters that fit in `maxWidth` with `ellipsis`
@@ -140,7 +141,8 @@ struct LineBuilder {
         var keep = ends.count
         while keep >= 0 {
             let end =
-                keep > 0 ? ends[keep - 1] : CharacterEnd(glyphs: 0, pen: .zero, scalars: 0, isSpace: false)
+                keep > 0
+                ? ends[keep - 1] : CharacterEnd(glyphs: 0, pen: .zero, scalars: 0, isSpace: false)
             let kern =
                 keep > 0 && !ellipsis.isEmpty
                 ? sized.kerning(placed[end.glyphs - 1].glyph, ellipsis[0].0) : .zero
@@ -158,7 +160,8 @@ struct LineBuilder {
             return
         }
         let end =
-            keep > 0 ? ends[keep - 1] : CharacterEnd(glyphs: 0, pen: .zero, scalars: 0, isSpace: false)
+            keep > 0
+            ? ends[keep - 1] : CharacterEnd(glyphs: 0, pen: .zero, scalars: 0, isSpace: false)
         placed.removeLast(placed.count - end.glyphs)
         pen = end.pen
         shown = String.UnicodeScalarView(shown.prefix(end.scalars))

@@ -33,7 +33,8 @@ public enum PSFError: Error, Equatable, Sendable, CustomStringConvertible {
         case .badMagic:
             return "not a PSF font (no PSF1 or PSF2 magic)"
         case .truncated(let part, let needed, let available):
-            return "PSF font cut short: its \(part.rawValue) need \(needed) bytes, \(available) left"
+            return
+                "PSF font cut short: its \(part.rawValue) need \(needed) bytes, \(available) left"
         case .unsupportedVersion(let v):
             return "PSF2 version \(v) is not supported (only 0)"
         case .badHeaderSize(let size):

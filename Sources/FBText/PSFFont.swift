@@ -142,7 +142,8 @@ public struct PSFFont: Equatable, Sendable {
 
     /// Whether pixel (`x`, `y`) of `glyph` is set; `x < width`, `y < height`.
     public func isSet(glyph: Int, x: Int, y: Int) -> Bool {
-        precondition(glyph >= 0 && glyph < glyphCount && x >= 0 && x < width && y >= 0 && y < height)
+        precondition(
+            glyph >= 0 && glyph < glyphCount && x >= 0 && x < width && y >= 0 && y < height)
         let byte = bitmaps[(glyph * height + y) * bytesPerRow + (x >> 3)]
         return byte & (0x80 >> UInt8(x & 7)) != 0
     }

@@ -73,7 +73,9 @@ for size in [16, 32] {
     for _ in 0..<firstRuns {
         let font = openFont()
         _ = font.lineMetrics(pixelSize: px)
-        firstTotal += measure(1) { elements = font.layOut(message, pixelSize: px, maxWidth: unlimited).path.elements.count }
+        firstTotal += measure(1) {
+            elements = font.layOut(message, pixelSize: px, maxWidth: unlimited).path.elements.count
+        }
     }
     let font = openFont()
     _ = font.layOut(message, pixelSize: px, maxWidth: unlimited)

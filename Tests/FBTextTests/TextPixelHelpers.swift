@@ -33,7 +33,8 @@ func coverage(_ path: Path, originX: Fixed = .zero, originY: Fixed = .zero, widt
     -> [Int]
 {
     let rgb = drawLine(
-        TextLine(path: path, advance: .zero, ascent: .zero, height: .zero, text: "", truncated: false),
+        TextLine(
+            path: path, advance: .zero, ascent: .zero, height: .zero, text: "", truncated: false),
         originX: originX, originY: originY, width: width, height: height, format: .xrgb8888,
         color: .white, background: .black)
     return stride(from: 2, to: rgb.count, by: 3).map { Int(rgb[$0]) }
@@ -90,7 +91,8 @@ struct TextDifference: CustomStringConvertible {
 
     var description: String {
         String(
-            format: "max %.2f at (%d, %d), mean |d| %.3f, mean d %+.3f over %d ink px, %d over %.0f",
+            format:
+                "max %.2f at (%d, %d), mean |d| %.3f, mean d %+.3f over %d ink px, %d over %.0f",
             maxAbs, maxAt.x, maxAt.y, meanAbs, meanSigned, inkPixels, countOver, threshold)
     }
 }
