@@ -116,3 +116,12 @@ let package = Package(
 var freeTypeStaticLibraries: [LinkerSetting] {
     ["png16", "z", "m", "brotlidec", "brotlicommon"].map { .linkedLibrary($0) }
 }
+
+// The PSF fuzz target exists only for Scripts/fuzz.sh (libFuzzer provides
+// its main function; a plain build could not link it).
+if Context.environment["FBANIM_FUZZ"] == "1" {
+    package.targets.append(
+        .executableTarget(
+            name: "psf-fuzz", dependencies: ["FBText", "FBRaster"], path: "Fuzz/PSF",
+            exclude: ["seeds.py"]))
+}

@@ -63,6 +63,9 @@ print("built-in font: DejaVu Sans subset, \(Font.builtInBytes.count) bytes")
 let probe = openFont()
 print("font under test: \(probe.name) (\(probe.kind))")
 print("")
+let opened = measure(max(1, runs / 20)) { _ = openFont().lineMetrics(pixelSize: Fixed(16)) }
+print("opening the font (and setting a size): \(format(opened)) us")
+print("")
 print("size   first layout   same message   new message   10,000 chars   path elements")
 for size in [16, 32] {
     let px = Fixed(size)

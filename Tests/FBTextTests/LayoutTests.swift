@@ -41,7 +41,8 @@ func advance(_ s: String, _ font: Font = Font.builtIn(), size: Fixed = px16) -> 
 
 @Test func controlCharactersAreNotDrawnAndTabsAreSpaces() {
     let font = Font.builtIn()
-    let line = font.layOut("a\u{0}b\u{7F}c\u{85}d\te\r\nf\u{1B}", pixelSize: px16, maxWidth: unlimited)
+    let line = font.layOut(
+        "a\u{0}b\u{7F}c\u{85}d\te\r\nf\u{1B}", pixelSize: px16, maxWidth: unlimited)
     #expect(line.text == "abcd ef")
     #expect(line.advance == advance("abcd ef"))
     #expect(line.path == font.layOut("abcd ef", pixelSize: px16, maxWidth: unlimited).path)
@@ -55,13 +56,17 @@ func advance(_ s: String, _ font: Font = Font.builtIn(), size: Fixed = px16) -> 
     #expect(font.layOut("日本", pixelSize: px16, maxWidth: unlimited).text == "\u{FFFD}\u{FFFD}")
     let hebrew = font.layOut("שלום!", pixelSize: px16, maxWidth: unlimited)
     #expect(hebrew.text == "\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}!")
-    #expect(font.layOut("مرحبا", pixelSize: px16, maxWidth: unlimited).text.unicodeScalars.count == 5)
+    #expect(
+        font.layOut("مرحبا", pixelSize: px16, maxWidth: unlimited).text.unicodeScalars.count == 5)
     // One replacement a character, however many scalars make it.
     for emoji in ["👨‍👩‍👧", "🇩🇪", "❤️", "👍🏽", "🏳️‍🌈"] {
-        #expect(font.layOut(emoji, pixelSize: px16, maxWidth: unlimited).text == "\u{FFFD}", "\(emoji)")
+        #expect(
+            font.layOut(emoji, pixelSize: px16, maxWidth: unlimited).text == "\u{FFFD}", "\(emoji)")
     }
     // Invisible format characters the font lacks (marks, joiners) draw nothing.
-    #expect(font.layOut("a\u{200D}b\u{200E}c\u{FE0F}", pixelSize: px16, maxWidth: unlimited).text == "abc")
+    #expect(
+        font.layOut("a\u{200D}b\u{200E}c\u{FE0F}", pixelSize: px16, maxWidth: unlimited).text
+            == "abc")
 }
 
 @Test func combiningMarksDrawAtTheirAdvance() {
@@ -70,11 +75,14 @@ func advance(_ s: String, _ font: Font = Font.builtIn(), size: Fixed = px16) -> 
     #expect(decomposed.text == "e\u{301}")
     // DejaVu's combining acute has no advance: it sits over the e.
     #expect(decomposed.advance == advance("e"))
-    #expect(decomposed.path.elements.count > font.layOut("e", pixelSize: px16, maxWidth: unlimited).path.elements.count)
+    #expect(
+        decomposed.path.elements.count
+            > font.layOut("e", pixelSize: px16, maxWidth: unlimited).path.elements.count)
     // A mark the font lacks after a drawn base is left out, not replaced.
     #expect(font.layOut("e\u{20DD}", pixelSize: px16, maxWidth: unlimited).text == "e")
     // A thousand stacked marks draw the first few.
-    let stacked = font.layOut("a" + String(repeating: "\u{301}", count: 1000), pixelSize: px16, maxWidth: unlimited)
+    let stacked = font.layOut(
+        "a" + String(repeating: "\u{301}", count: 1000), pixelSize: px16, maxWidth: unlimited)
     #expect(stacked.text.unicodeScalars.count == Font.maxGlyphsPerCharacter)
 }
 
@@ -83,7 +91,8 @@ func advance(_ s: String, _ font: Font = Font.builtIn(), size: Fixed = px16) -> 
     // the order they come, isolated forms (no bidi, no shaping).
     let path = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
     // Scripts/setup.sh installs fonts-dejavu-core.
-    let data = try #require(FileManager.default.contents(atPath: path), "\(path) (fonts-dejavu-core)")
+    let data = try #require(
+        FileManager.default.contents(atPath: path), "\(path) (fonts-dejavu-core)")
     let font = try Font(bytes: [UInt8](data))
     let hebrew = font.layOut("שלום", pixelSize: px16, maxWidth: unlimited)
     #expect(hebrew.text == "שלום")
@@ -118,7 +127,8 @@ func advance(_ s: String, _ font: Font = Font.builtIn(), size: Fixed = px16) -> 
         #expect(line.advance == advance(line.text))
         var longer = text[text.index(text.startIndex, offsetBy: kept.count)...].prefix(1)
         while longer.last == " " && longer.count < text.count - kept.count {
-            longer = text[text.index(text.startIndex, offsetBy: kept.count)...].prefix(longer.count + 1)
+            longer = text[text.index(text.startIndex, offsetBy: kept.count)...].prefix(
+                longer.count + 1)
         }
         #expect(advance(kept + longer + "…") > maxWidth, "\(maxWidth.raw): \(line.text)")
     }
@@ -135,7 +145,9 @@ func advance(_ s: String, _ font: Font = Font.builtIn(), size: Fixed = px16) -> 
     }
     // And once cut, never past the limit, however long the text grows.
     for n in stride(from: 0, through: 400, by: 13) {
-        let line = font.layOut(String(repeating: text, count: 12).prefix(n) + "", pixelSize: px16, maxWidth: Fixed(200))
+        let line = font.layOut(
+            String(repeating: text, count: 12).prefix(n) + "", pixelSize: px16, maxWidth: Fixed(200)
+        )
         #expect(line.advance <= Fixed(200))
     }
 }
@@ -144,7 +156,8 @@ func advance(_ s: String, _ font: Font = Font.builtIn(), size: Fixed = px16) -> 
     let font = Font.builtIn()
     // 10,000 characters whose later ones differ: the glyphs made are those
     // before the cut (and the ellipsis), not all the message's.
-    let message = String(repeating: "ab ", count: 100) + String(repeating: "xyz0123456789", count: 747)
+    let message =
+        String(repeating: "ab ", count: 100) + String(repeating: "xyz0123456789", count: 747)
     #expect(message.count > 10_000)
     let line = font.layOut(message, pixelSize: px16, maxWidth: Fixed(300))
     #expect(line.truncated && line.advance <= Fixed(300))
@@ -168,16 +181,27 @@ func advance(_ s: String, _ font: Font = Font.builtIn(), size: Fixed = px16) -> 
     #expect(abs(double.advance.raw - 2 * first.advance.raw) <= 5 * 1024)
     #expect(font.sized(Fixed(32)).count == 4 && font.sized(px16).count == 4)
     // Sizes are kept up to keptSizes; the oldest goes first.
-    for s in 20..<(20 + Font.keptSizes) { _ = font.layOut("x", pixelSize: Fixed(s), maxWidth: unlimited) }
+    for s in 20..<(20 + Font.keptSizes) {
+        _ = font.layOut("x", pixelSize: Fixed(s), maxWidth: unlimited)
+    }
     #expect(font.sized(px16).count == 0)
 }
 
-@Test func sizesAreClampedAndRoundedToFreeTypes() {
+@Test func sizesAreClampedAndRoundedToFreeTypes() throws {
     let font = Font.builtIn()
     let huge = font.layOut("W", pixelSize: Fixed(1_000_000), maxWidth: unlimited)
     #expect(huge.height == font.lineMetrics(pixelSize: Font.maxPixelSize).height)
+    // Sizes under a pixel: FreeType refuses some (an empty line), draws others tiny.
+    for raw: Int64 in [1, 300, 1 << 15, (1 << 16) + 1] {
+        let tiny = font.layOut("Wo", pixelSize: Fixed(raw: raw), maxWidth: unlimited)
+        #expect(tiny.advance <= Fixed(2) && tiny.height <= Fixed(2), "\(raw)")
+    }
+    let psf = try Font(bytes: psf2Fixture().psf2())
+    #expect(psf.layOut("Wo", pixelSize: Fixed(raw: 1), maxWidth: unlimited).advance.raw == 2)
     // Sizes are taken in 1/64 px: 16 + 1/200 px is 16 px.
-    #expect(font.layOut("W", pixelSize: Fixed(raw: (16 << 16) + 327), maxWidth: unlimited) == font.layOut("W", pixelSize: px16, maxWidth: unlimited))
+    #expect(
+        font.layOut("W", pixelSize: Fixed(raw: (16 << 16) + 327), maxWidth: unlimited)
+            == font.layOut("W", pixelSize: px16, maxWidth: unlimited))
 }
 
 @Test func consoleFontLayout() throws {

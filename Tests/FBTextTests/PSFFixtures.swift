@@ -25,13 +25,17 @@ struct PSFFixture {
         for y in 0..<height {
             // Left-align the row in rowBytes * 8 bits.
             let row = UInt64(glyphs[i][y]) << UInt64(rowBytes * 8 - width)
-            for b in (0..<rowBytes).reversed() { out.append(UInt8(truncatingIfNeeded: row >> UInt64(8 * b))) }
+            for b in (0..<rowBytes).reversed() {
+                out.append(UInt8(truncatingIfNeeded: row >> UInt64(8 * b)))
+            }
         }
         return out
     }
 
     /// Whether pixel (x, y) of glyph `i` is set.
-    func isSet(_ i: Int, _ x: Int, _ y: Int) -> Bool { (glyphs[i][y] >> UInt32(width - 1 - x)) & 1 != 0 }
+    func isSet(_ i: Int, _ x: Int, _ y: Int) -> Bool {
+        (glyphs[i][y] >> UInt32(width - 1 - x)) & 1 != 0
+    }
 
     /// PSF1: needs width 8 and 256 or 512 glyphs.
     func psf1() -> [UInt8] {
@@ -58,7 +62,8 @@ struct PSFFixture {
     func psf2(extraHeader: Int = 0) -> [UInt8] {
         var out: [UInt8] = [0x72, 0xB5, 0x4A, 0x86]
         let charSize = rowBytes * height
-        for v in [0, 32 + extraHeader, table == nil ? 0 : 1, glyphs.count, charSize, height, width] {
+        for v in [0, 32 + extraHeader, table == nil ? 0 : 1, glyphs.count, charSize, height, width]
+        {
             out += le32(UInt32(v))
         }
         out += [UInt8](repeating: 0xEE, count: extraHeader)

@@ -62,7 +62,9 @@ func consoleGlyphsAreTheirBitmaps(_ c: ConsoleFontCase) throws {
     for g in 0..<psf.glyphCount {
         let area = glyphs.cellRectangles(g).reduce(0) { $0 + ($1.x1 - $1.x0) * ($1.y1 - $1.y0) }
         var set = 0
-        for y in 0..<psf.height { for x in 0..<psf.width where psf.isSet(glyph: g, x: x, y: y) { set += 1 } }
+        for y in 0..<psf.height {
+            for x in 0..<psf.width where psf.isSet(glyph: g, x: x, y: y) { set += 1 }
+        }
         #expect(area == set, "glyph \(g)")
     }
     // Installed fonts (hundreds on a desktop): the glyphs of printable ASCII
@@ -84,7 +86,9 @@ func consoleGlyphsAreTheirBitmaps(_ c: ConsoleFontCase) throws {
         let h = psf.height * 2 + 3
         let sum = coverage(path, width: w, height: h).reduce(0, +)
         var set = 0
-        for y in 0..<psf.height { for x in 0..<psf.width where psf.isSet(glyph: g, x: x, y: y) { set += 1 } }
+        for y in 0..<psf.height {
+            for x in 0..<psf.width where psf.isSet(glyph: g, x: x, y: y) { set += 1 }
+        }
         // Each covered pixel rounds to 1/255: allow half a level per pixel touched.
         #expect(abs(Double(sum) / 255 - Double(set) * 2.25) <= Double(w * h) / 510, "glyph \(g)")
     }
@@ -122,7 +126,10 @@ func checkGrid(
             }
         }
     }
-    #expect(wrong == 0, "scale \(scale): \(wrong) pixels differ from the bitmaps, first (glyph, x, y) \(String(describing: first))", sourceLocation: sourceLocation)
+    #expect(
+        wrong == 0,
+        "scale \(scale): \(wrong) pixels differ from the bitmaps, first (glyph, x, y) \(String(describing: first))",
+        sourceLocation: sourceLocation)
 }
 
 /// Appends elements moved by (`dx`, `dy`).
@@ -132,7 +139,8 @@ func append(_ elements: [Path.Element], to path: inout Path, dx: Fixed, dy: Fixe
         switch e {
         case .move(let p): path.move(to: moved(p))
         case .line(let p): path.line(to: moved(p))
-        case .cubic(let a, let b, let p): path.curve(to: moved(p), control1: moved(a), control2: moved(b))
+        case .cubic(let a, let b, let p):
+            path.curve(to: moved(p), control1: moved(a), control2: moved(b))
         case .close: path.close()
         }
     }

@@ -54,7 +54,9 @@ import _FBTestSupport
         #expect(font.glyph(for: "\u{FFFD}") == nil)
         for i in [1, 63, 100, 127] {
             for y in 0..<24 {
-                for x in 0..<12 { #expect(font.isSet(glyph: i, x: x, y: y) == fixture.isSet(i, x, y)) }
+                for x in 0..<12 {
+                    #expect(font.isSet(glyph: i, x: x, y: y) == fixture.isSet(i, x, y))
+                }
             }
         }
     }
@@ -103,8 +105,12 @@ let badFonts: [BadFont] = {
     return [
         BadFont(name: "empty", bytes: [], error: .badMagic),
         BadFont(name: "text", bytes: Array("hello, world".utf8), error: .badMagic),
-        BadFont(name: "PSF1 magic only", bytes: [0x36, 0x04], error: .truncated(.header, needed: 4, available: 2)),
-        BadFont(name: "PSF1 height 0", bytes: [0x36, 0x04, 0x02, 0x00], error: .badGlyphSize(width: 8, height: 0)),
+        BadFont(
+            name: "PSF1 magic only", bytes: [0x36, 0x04],
+            error: .truncated(.header, needed: 4, available: 2)),
+        BadFont(
+            name: "PSF1 height 0", bytes: [0x36, 0x04, 0x02, 0x00],
+            error: .badGlyphSize(width: 8, height: 0)),
         BadFont(
             name: "PSF1 glyphs cut", bytes: Array(psf1[0..<1000]),
             error: .truncated(.glyphs, needed: 512 * 16, available: 996)),
@@ -112,9 +118,14 @@ let badFonts: [BadFont] = {
             name: "PSF1 table cut", bytes: Array(psf1[0..<(4 + 512 * 16 + 3)]),
             error: .truncated(.unicodeTable, needed: 2, available: 1)),
         BadFont(name: "PSF1 surrogate", bytes: surrogate, error: .badUnicodeTable(glyph: 0)),
-        BadFont(name: "PSF2 header cut", bytes: Array(psf2[0..<31]), error: .truncated(.header, needed: 32, available: 31)),
-        BadFont(name: "PSF2 version 1", bytes: psf2Header(version: 1), error: .unsupportedVersion(1)),
-        BadFont(name: "PSF2 header size 16", bytes: psf2Header(headerSize: 16), error: .badHeaderSize(16)),
+        BadFont(
+            name: "PSF2 header cut", bytes: Array(psf2[0..<31]),
+            error: .truncated(.header, needed: 32, available: 31)),
+        BadFont(
+            name: "PSF2 version 1", bytes: psf2Header(version: 1), error: .unsupportedVersion(1)),
+        BadFont(
+            name: "PSF2 header size 16", bytes: psf2Header(headerSize: 16),
+            error: .badHeaderSize(16)),
         BadFont(
             name: "PSF2 header size past the end", bytes: psf2Header(headerSize: 0xFFFF_FFF0),
             error: .truncated(.header, needed: 0xFFFF_FFF0, available: 32)),
@@ -123,7 +134,8 @@ let badFonts: [BadFont] = {
             name: "PSF2 4 billion glyphs", bytes: psf2Header(count: 0xFFFF_FFFF),
             error: .badGlyphCount(0xFFFF_FFFF)),
         BadFont(
-            name: "PSF2 width 0", bytes: psf2Header(width: 0), error: .badGlyphSize(width: 0, height: 8)),
+            name: "PSF2 width 0", bytes: psf2Header(width: 0),
+            error: .badGlyphSize(width: 0, height: 8)),
         BadFont(
             name: "PSF2 4 billion pixels high", bytes: psf2Header(height: 0xFFFF_FFFF),
             error: .badGlyphSize(width: 8, height: 0xFFFF_FFFF)),
@@ -132,10 +144,12 @@ let badFonts: [BadFont] = {
             error: .inconsistentGlyphBytes(9, width: 8, height: 8)),
         BadFont(
             name: "PSF2 claims 10 MB of glyphs",
-            bytes: psf2Header(count: 40960, charSize: 256, height: 128, width: 16, rest: [1, 2, 3]),
+            bytes: psf2Header(
+                count: 40960, charSize: 256, height: 128, width: 16, rest: [1, 2, 3]),
             error: .truncated(.glyphs, needed: 10_485_760, available: 3)),
         BadFont(name: "PSF2 overlong UTF-8", bytes: overlong, error: .badUnicodeTable(glyph: 0)),
-        BadFont(name: "PSF2 lone continuation byte", bytes: lone, error: .badUnicodeTable(glyph: 0)),
+        BadFont(
+            name: "PSF2 lone continuation byte", bytes: lone, error: .badUnicodeTable(glyph: 0)),
         BadFont(
             name: "PSF2 table cut in a character", bytes: cut,
             error: .truncated(.unicodeTable, needed: 3, available: 2)),
@@ -164,7 +178,11 @@ func badFontGivesItsError(_ c: BadFont) {
     var outcomes = (fonts: 0, errors: 0)
     for bytes in fonts {
         for n in 0..<bytes.count {
-            if (try? PSFFont(bytes: Array(bytes[0..<n]))) != nil { outcomes.fonts += 1 } else { outcomes.errors += 1 }
+            if (try? PSFFont(bytes: Array(bytes[0..<n]))) != nil {
+                outcomes.fonts += 1
+            } else {
+                outcomes.errors += 1
+            }
         }
         for _ in 0..<2000 {
             var b = bytes
