@@ -100,7 +100,8 @@ let package = Package(
             name: "FBDisplayTests",
             dependencies: ["FBDisplay", "FBScheduler", "FBRaster", "FBAnimation", "_FBTestSupport"]),
         .testTarget(
-            name: "FBTextTests", dependencies: ["FBText", "FBRaster", "CZlib", "_FBTestSupport"]),
+            name: "FBTextTests", dependencies: ["FBText", "FBRaster", "CZlib", "_FBTestSupport"],
+            exclude: ["Fixtures"]),
         .testTarget(name: "FBImageTests", dependencies: ["FBImage", "_FBTestSupport"]),
         .testTarget(name: "FBBootTests", dependencies: ["FBBoot", "_FBTestSupport"]),
         .testTarget(name: "FBLinuxTests", dependencies: ["FBLinux", "CFBLinux", "FBRaster"]),

@@ -41,14 +41,15 @@ public enum FreeTypeReference {
         public let description: String
     }
 
-    /// Draws `text` in the font in `fontBytes` at `pixelSize` (px an em),
+    /// Draws `text` in the font in `fontBytes` at `pixelSize` (px an em, a
+    /// whole multiple of 1/64),
     /// every scalar as the glyph the font maps it to (glyph 0 where it has
     /// none), the line box's top-left at (`originX`, `originY`), which must
     /// be whole multiples of 1/64 px, on `background`.
     ///
     /// - Returns: the picture, and FreeType's ascent and descent in pixels.
     public static func render(
-        text: String, fontBytes: [UInt8], pixelSize: Int, originX: Double, originY: Double,
+        text: String, fontBytes: [UInt8], pixelSize: Double, originX: Double, originY: Double,
         width: Int, height: Int, paint: RefPaint, background: Color, mode: Mode = .freeType
     ) throws -> (image: RefImage, ascent: Double, descent: Double) {
         var library: FT_Library?
@@ -62,8 +63,11 @@ public enum FreeTypeReference {
         }
         guard rc == 0, let face else { throw Failure(description: "FT_New_Memory_Face: \(rc)") }
         defer { FT_Done_Face(face) }
-        guard FT_Set_Pixel_Sizes(face, 0, FT_UInt(pixelSize)) == 0 else {
-            throw Failure(description: "FT_Set_Pixel_Sizes(\(pixelSize)) failed")
+        // At 72 dpi a point is a pixel.
+        let size64 = FT_F26Dot6((pixelSize * 64).rounded())
+        precondition(Double(size64) == pixelSize * 64, "the size must be a multiple of 1/64 px")
+        guard FT_Set_Char_Size(face, 0, size64, 72, 72) == 0 else {
+            throw Failure(description: "FT_Set_Char_Size(\(pixelSize)) failed")
         }
         let metrics = face.pointee.size.pointee.metrics
         let ascent64 = Int(metrics.ascender)

@@ -74,7 +74,7 @@ func builtInFontAgainstFreeType(_ c: PixelCase) throws {
         (.freeType, (max: 24, mean: 3, bias: 0.75)),
     ] {
         let reference = try FreeTypeReference.render(
-            text: line.text, fontBytes: Font.builtInBytes, pixelSize: c.size,
+            text: line.text, fontBytes: Font.builtInBytes, pixelSize: Double(c.size),
             originX: 3 + 21.0 / 64, originY: 2 + 37.0 / 64, width: width, height: height,
             paint: RefPaint(textColor, alpha: 230.0 / 255), background: textBackground, mode: mode)
         #expect(line.ascent.raw == Int64(reference.ascent * 65536))
@@ -115,4 +115,48 @@ func checkText(
 extension RefImage {
     /// Rounded to 8 bits a channel, as a picture of it shows it.
     func rounded() -> RefImage { RefImage(width: width, height: height, rgb: rgb8()) }
+}
+
+/// A CFF (cubic) font: a few DejaVu Sans glyphs converted exactly to cubics
+/// (Scripts/gen-test-cff-font.py), so FreeType hands our decomposer cubics
+/// and its rasterizer flattens them its own way. Sizes include fractional
+/// ones (this font's head table allows them, DejaVu's TrueType one does not).
+/// Against the accurate reference the bounds are those above (measured: max
+/// 1.5-1.9, mean 0.38-0.41). FreeType flattens cubics more coarsely than
+/// quadratics (it splits until the control points are within 1/6 px of the
+/// chord's trisection points: the curve within about 1/8 px on each axis,
+/// up to 0.12 of an edge pixel, 30 levels), so against plain FreeType: max
+/// <= 48, mean |d| < 4.5, |mean d| < 1 (measured: max 23-35, mean 2.0-3.4,
+/// bias <= 0.75).
+@Test(arguments: [10, 13.5, 16, 24, 40.25])
+func cffFontAgainstFreeType(_ size: Double) throws {
+    let url = URL(fileURLWithPath: "\(#filePath)").deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/DejaVuSansCFFSample.otf")
+    let bytes = [UInt8](try Data(contentsOf: url))
+    let font = try Font(bytes: bytes)
+    #expect(font.kind == .outline && font.name == "DejaVu Sans CFF Sample Book")
+    let text = "Hamburgefonstiv AVATo Wa 0123 ÆØÅçé? …"
+    let line = font.layOut(
+        text, pixelSize: Fixed(raw: Int64(size * 65536)), maxWidth: Fixed(100_000))
+    #expect(line.text == text)
+    let (ox, oy) = (Fixed(raw: (5 * 64 + 3) << 10), Fixed(raw: (1 * 64 + 50) << 10))
+    let (width, height) = (line.advance.ceil + 10, line.height.ceil + 4)
+    let ours = RefImage(
+        width: width, height: height,
+        rgb: drawLine(
+            line, originX: ox, originY: oy, width: width, height: height, format: .xrgb8888,
+            color: textColor, background: textBackground))
+    for (mode, bounds) in [
+        (FreeTypeReference.Mode.contours(oversample: 16), (max: 6.0, mean: 0.75, bias: 0.3)),
+        (.freeType, (max: 48, mean: 4.5, bias: 1)),
+    ] {
+        let reference = try FreeTypeReference.render(
+            text: line.text, fontBytes: bytes, pixelSize: size, originX: 5 + 3.0 / 64,
+            originY: 1 + 50.0 / 64, width: width, height: height,
+            paint: RefPaint(textColor, alpha: 230.0 / 255), background: textBackground, mode: mode)
+        #expect(line.ascent.raw == Int64(reference.ascent * 65536))
+        checkText(
+            ours, reference.image, name: "cff_\(size)px_\(mode)", sixteen: false, max: bounds.max,
+            mean: bounds.mean, bias: bounds.bias)
+    }
 }
