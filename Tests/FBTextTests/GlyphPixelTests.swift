@@ -80,7 +80,7 @@ func builtInFontAgainstFreeType(_ c: PixelCase) throws {
         #expect(line.ascent.raw == Int64(reference.ascent * 65536))
         #expect(line.height.raw == Int64((reference.ascent + reference.descent) * 65536))
         checkText(
-            ours, reference.image, name: "text_\(c.size)px_\(c.format.name)_\(mode)",
+            ours, reference.image, name: "text_\(c.size)px_\(c.format.name)_\(mode.fileName)",
             sixteen: c.format.bytesPerPixel == 2, max: bounds.max, mean: bounds.mean,
             bias: bounds.bias)
     }
@@ -110,6 +110,16 @@ func checkText(
         "\(name): \(failures.joined(separator: ", ")) out of bounds: \(raw). "
         + "Pictures: \(path) (reference | ours | diff x8)."
     Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+}
+
+extension FreeTypeReference.Mode {
+    /// For the names of failure pictures.
+    var fileName: String {
+        switch self {
+        case .freeType: "freetype"
+        case .contours(let k): "contours\(k)x"
+        }
+    }
 }
 
 extension RefImage {
@@ -156,7 +166,8 @@ func cffFontAgainstFreeType(_ size: Double) throws {
             paint: RefPaint(textColor, alpha: 230.0 / 255), background: textBackground, mode: mode)
         #expect(line.ascent.raw == Int64(reference.ascent * 65536))
         checkText(
-            ours, reference.image, name: "cff_\(size)px_\(mode)", sixteen: false, max: bounds.max,
+            ours, reference.image, name: "cff_\(size)px_\(mode.fileName)", sixteen: false,
+            max: bounds.max,
             mean: bounds.mean, bias: bounds.bias)
     }
 }
