@@ -6,6 +6,7 @@
 //                                    -> FBImage -> CZlib
 //                                    -> FBDisplay -> FBScheduler
 //                                    -> FBAnimation -> FBRaster
+//   FBText -> FBRaster, CFreeType, CZlib, CFBFontData (text as paths)
 // FBRaster, FBAnimation, FBScheduler and FBDisplay are pure Swift: no Glibc,
 // no Foundation.
 import PackageDescription
@@ -16,15 +17,19 @@ let package = Package(
         .executable(name: "fbanim", targets: ["fbanim"]),
         .library(name: "FBRaster", targets: ["FBRaster"]),
         .library(name: "FBAnimation", targets: ["FBAnimation"]),
+        .library(name: "FBText", targets: ["FBText"]),
     ],
     targets: [
-        // C libraries from Debian packages (libdrm-dev, zlib1g-dev).
+        // C libraries from Debian packages (libdrm-dev, zlib1g-dev, libfreetype-dev).
         .systemLibrary(
             name: "CDRM", pkgConfig: "libdrm",
             providers: [.apt(["libdrm-dev"])]),
         .systemLibrary(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(
+            name: "CFreeType", pkgConfig: "freetype2",
+            providers: [.apt(["libfreetype-dev"])]),
         // Names Swift cannot import (function-like macros), nothing else.
         .target(name: "CFBLinux", dependencies: ["CDRM"]),
 
@@ -36,6 +41,14 @@ let package = Package(
         .target(name: "FBImage", dependencies: ["CZlib"]),
         // Pure: the boot's control protocols, progress and command line as data.
         .target(name: "FBBoot"),
+
+        // Text as shapes: TrueType/OpenType through FreeType, PSF console
+        // fonts, one line laid out into one Path. CFBFontData holds the
+        // built-in font (a DejaVu Sans subset, Scripts/gen-default-font.py).
+        .target(name: "CFBFontData", exclude: ["LICENSE", "README.md"]),
+        .target(
+            name: "FBText", dependencies: ["FBRaster", "CFreeType", "CZlib", "CFBFontData"],
+            linkerSettings: freeTypeStaticLibraries),
 
         // The only Swift code that calls the OS.
         // It implements the display contract (FBDisplay) for real devices.
@@ -64,12 +77,18 @@ let package = Package(
                 "FBAnimation", "FBRaster", "FBLinux", "FBScheduler", "FBDisplay",
                 "CAllocationCounter",
             ]),
+        // Text layout figures; static like fbanim, so its build checks that
+        // FBText and FreeType link into a -static-executable.
+        .executableTarget(
+            name: "fbtext-bench", dependencies: ["FBText", "FBRaster", "FBLinux"],
+            linkerSettings: [.unsafeFlags(["-static-executable"])]),
         // Counts mallocs for the benchmark's allocations-per-frame figure.
         .target(name: "CAllocationCounter"),
 
         // Test support: an independent floating-point reference renderer,
         // a PNG reader for golden images. Never reaches the shipped binary.
-        .target(name: "_FBTestSupport", dependencies: ["FBRaster", "FBImage", "CZlib"]),
+        .target(
+            name: "_FBTestSupport", dependencies: ["FBRaster", "FBImage", "CZlib", "CFreeType"]),
 
         .testTarget(name: "FBRasterTests", dependencies: ["FBRaster", "_FBTestSupport"]),
         .testTarget(
@@ -80,6 +99,9 @@ let package = Package(
         .testTarget(
             name: "FBDisplayTests",
             dependencies: ["FBDisplay", "FBScheduler", "FBRaster", "FBAnimation", "_FBTestSupport"]),
+        .testTarget(
+            name: "FBTextTests", dependencies: ["FBText", "FBRaster", "CZlib", "_FBTestSupport"],
+            exclude: ["Fixtures"]),
         .testTarget(name: "FBImageTests", dependencies: ["FBImage", "_FBTestSupport"]),
         .testTarget(name: "FBBootTests", dependencies: ["FBBoot", "_FBTestSupport"]),
         .testTarget(name: "FBLinuxTests", dependencies: ["FBLinux", "CFBLinux", "FBRaster"]),
@@ -87,3 +109,24 @@ let package = Package(
             name: "FBAnimCLITests", dependencies: ["FBAnimCLI", "_FBTestSupport"]),
     ]
 )
+
+/// What libfreetype.a needs besides itself (`pkg-config --static --libs
+/// freetype2`: libpng for PNG glyphs, Brotli for WOFF2, zlib, libm) in a
+/// `-static-executable` link. Set on FBText, so every executable that links
+/// it (fbanim through its CLI, fbtext-bench) needs nothing more; checked by
+/// leaving each out: without png16 28 png_* symbols are missing, without m
+/// pow, without brotlidec/brotlicommon BrotliDecoderDecompress and its
+/// helpers (z also comes with CZlib). A shared link finds them through
+/// libfreetype.so and takes these too, unused.
+var freeTypeStaticLibraries: [LinkerSetting] {
+    ["png16", "z", "m", "brotlidec", "brotlicommon"].map { .linkedLibrary($0) }
+}
+
+// The PSF fuzz target exists only for Scripts/fuzz.sh (libFuzzer provides
+// its main function; a plain build could not link it).
+if Context.environment["FBANIM_FUZZ"] == "1" {
+    package.targets.append(
+        .executableTarget(
+            name: "psf-fuzz", dependencies: ["FBText", "FBRaster"], path: "Fuzz/PSF",
+            exclude: ["seeds.py"]))
+}

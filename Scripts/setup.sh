@@ -8,11 +8,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 
-# fbanim links statically: the .a files of libdrm, zlib, glibc and libstdc++.
+# fbanim links statically: the .a files of libdrm, zlib, glibc and libstdc++,
+# and FreeType's with what it needs (libpng, Brotli). fonts-dejavu-core: the
+# source of the built-in font (Scripts/gen-default-font.py) and a full font
+# for the text tests.
 # The packaging tests (Tests/Packaging/run.sh): initramfs-tools (mkinitramfs,
 # lsinitramfs, unmkinitramfs, with cpio, zstd and kmod), binutils (readelf,
 # strip for build-deb.sh), udev (udevadm test), shellcheck and lintian.
 packages=(libdrm-dev zlib1g-dev libc6-dev libstdc++-12-dev pkg-config
+    libfreetype-dev libpng-dev libbrotli-dev fonts-dejavu-core
     initramfs-tools cpio zstd kmod binutils udev shellcheck lintian)
 
 missing=()

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of fbanim: the unit, oracle, golden-image and CLI tests
-# (swift test), then builds the release binary and smoke-runs the benchmark
-# (its times are printed, never judged; a steady frame that allocates on
+# (swift test), then builds the release binary and smoke-runs the benchmarks
+# (their times are printed, never judged; a steady frame that allocates on
 # the heap fails the run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +13,7 @@ swift test --skip-build --parallel --num-workers 2
 
 swift build -c release
 .build/release/fbanim-bench --frames 20 --check-allocations
+.build/release/fbtext-bench --runs 20
 
 # The boot files and the Debian package (Tests/Packaging/run.sh): builds the
 # .deb from the release binary just built, checks it, builds an initramfs
