@@ -60,7 +60,7 @@ let package = Package(
             name: "FBAnimCLI",
             dependencies: [
                 "FBAnimation", "FBBoot", "FBRaster", "FBImage", "FBLinux", "FBScheduler",
-                "FBDisplay",
+                "FBDisplay", "FBText",
             ]),
         // A static executable: the Swift runtime, glibc, libstdc++, libdrm
         // and zlib linked in, so it runs from an initramfs with no libraries
@@ -106,7 +106,8 @@ let package = Package(
         .testTarget(name: "FBBootTests", dependencies: ["FBBoot", "_FBTestSupport"]),
         .testTarget(name: "FBLinuxTests", dependencies: ["FBLinux", "CFBLinux", "FBRaster"]),
         .testTarget(
-            name: "FBAnimCLITests", dependencies: ["FBAnimCLI", "_FBTestSupport"]),
+            name: "FBAnimCLITests",
+            dependencies: ["FBAnimCLI", "FBText", "FBRaster", "_FBTestSupport"]),
     ]
 )
 

@@ -128,8 +128,9 @@ func play(_ request: PlayRequest) throws(CLIError) {
     } catch {
         throw .ioError("cannot catch signals: \(error)")
     }
+    // The font first: a bad one is reported before the screen changes.
+    let typesetter = try MessageTypesetter(request.text, scale: request.style.scale)
     let (display, fits) = try openDisplay(request)
-    let typesetter = try MessageTypesetter(request.text)
     let line = request.text.message.flatMap {
         typesetter.line($0, on: display.description, rotation: request.style.rotation)
     }

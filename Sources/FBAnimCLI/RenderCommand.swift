@@ -14,6 +14,10 @@ struct RenderRequest: Sendable {
     var fileFormat: ImageFileFormat
     var pixelFormat: PixelFormat = .xrgb8888
     var style = LoaderStyle()
+    /// The message line and its font.
+    var text = TextRequest()
+    /// The ring's progress (0...1), settled, instead of its clock.
+    var progress: Double?
 
     /// Checks and converts the words of a `render` command line.
     ///
@@ -33,6 +37,8 @@ struct RenderRequest: Sendable {
         let color = try value(.color, parseColor)
         let background = try value(.background, parseColor)
         let rotation = try value(.rotate, parseRotation)
+        let text = try TextRequest(parsed, for: .render)
+        let progress = try value(.progress, parseProgress)
         try checkRequired(parsed, for: .render)
         guard let loader, let size, let time, let fileFormat, let output = parsed[.output] else {
             // checkRequired has thrown for anything missing.
@@ -49,7 +55,17 @@ struct RenderRequest: Sendable {
         style.color = color
         if let background { style.background = background }
         if let rotation { style.rotation = rotation }
+        self.text = text
+        self.progress = progress.map { Double($0) / 100 }
     }
+}
+
+/// Parses `--progress`: a whole number of percent, 0 to 100.
+func parseProgress(_ word: String) throws(InvalidValue) -> Int {
+    guard word.allSatisfy({ $0.isASCII && $0.isNumber }), word.count <= 3, let n = Int(word),
+        (0...100).contains(n)
+    else { throw InvalidValue("expected a whole number of percent from 0 to 100") }
+    return n
 }
 
 /// `The value 'w' is invalid for '<name>': reason`, as swift-argument-parser words it.
@@ -78,9 +94,15 @@ func render(_ request: RenderRequest) throws(CLIError) {
     } catch {
         throw .cannotWrite(path: request.output, error)
     }
+    let typesetter = try MessageTypesetter(request.text, scale: request.style.scale)
+    let turned = request.style.rotation == .degrees90 || request.style.rotation == .degrees270
+    let message = request.text.message.flatMap {
+        typesetter.line($0, pictureWidth: turned ? request.height : request.width)
+    }
     let buffer = renderFrame(
         request.loader, width: request.width, height: request.height,
-        format: request.pixelFormat, style: request.style, time: request.time)
+        format: request.pixelFormat, style: request.style, time: request.time,
+        progress: request.progress, message: message)
     let file: [UInt8]
     do {
         file = try request.fileFormat.encode(

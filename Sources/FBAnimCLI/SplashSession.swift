@@ -66,7 +66,14 @@ final class SplashSession {
         clock = SplashClock(loop: loop, virtual: nil)
         progress = BootProgress(history: nil)
         bootStart = BootEnvironment.secondsSinceBoot()
-        typesetter = try MessageTypesetter(request.play.text, scale: request.play.style.scale)
+        do throws(CLIError) {
+            typesetter = try MessageTypesetter(request.play.text, scale: request.play.style.scale)
+        } catch {
+            // A splash never stops for its font: the built-in one shows the text.
+            log(error.message.dropLast().replacingErrorPrefix + "; using the built-in font")
+            typesetter = MessageTypesetter(
+                builtInAt: request.play.style.scale, color: request.play.text.color)
+        }
         message = request.play.text.message
     }
 
