@@ -43,11 +43,16 @@ public struct RefParams: Sendable {
     public var background: Color
     /// Clockwise rotation of the whole picture about the frame centre: 0, 90, 180, 270.
     public var rotation: Int
+    /// The ring's progress driven from outside (-1...1, negative
+    /// counter-clockwise) instead of its clock.
+    public var progress: Double?
 
     public init(
         loader: String, width: Int, height: Int, time: Double, scale: Double = 1,
-        color: Color? = nil, background: Color = .black, rotation: Int = 0
+        color: Color? = nil, background: Color = .black, rotation: Int = 0,
+        progress: Double? = nil
     ) {
+        self.progress = progress
         self.loader = loader
         self.width = width
         self.height = height
@@ -106,14 +111,16 @@ public enum ReferenceRenderer {
         switch p.loader {
         case "ring":
             canvas.fill(.annulus(r0: 74 * s, r1: 90 * s), RefPaint(rgb: 0xEBEBF5, alpha: 0.3))
-            let progress = RefTiming.ringProgress(t)
-            if progress > 0 {
+            let progress = p.progress ?? RefTiming.ringProgress(t)
+            if progress != 0 {
                 let start = -Double.pi / 2
                 let end = start + 2 * Double.pi * progress
+                // A counter-clockwise arc is the clockwise one from its end.
+                let from = min(start, end)
                 let arc = RefShape.union([
                     .intersection(
                         .annulus(r0: 74 * s, r1: 90 * s),
-                        .wedge(start: start, sweep: 2 * Double.pi * progress)),
+                        .wedge(start: from, sweep: 2 * Double.pi * abs(progress))),
                     .disc(cx: 82 * s * cos(start), cy: 82 * s * sin(start), r: 8 * s),
                     .disc(cx: 82 * s * cos(end), cy: 82 * s * sin(end), r: 8 * s),
                 ])

@@ -15,6 +15,8 @@ struct FrameCase: Sendable, CustomTestStringConvertible {
     var color: Color? = nil
     var background: Color = .black
     var format: PixelFormat = .xrgb8888
+    /// The ring's progress from outside, instead of its clock.
+    var progress: Double? = nil
 
     var style: LoaderStyle {
         LoaderStyle(scale: scale, color: color, background: background, rotation: rotation)
@@ -25,6 +27,7 @@ struct FrameCase: Sendable, CustomTestStringConvertible {
         s += " \(width)x\(height) s" + String(format: "%g", scale) + " r\(rotation.rawValue)"
         if let c = color { s += " color=" + String(format: "%06X", c.rgb) }
         if background != .black { s += " bg=" + String(format: "%06X", background.rgb) }
+        if let p = progress { s += " p=" + String(format: "%g", p) }
         return s + " " + format.name
     }
 
@@ -40,7 +43,8 @@ struct FrameCase: Sendable, CustomTestStringConvertible {
     /// after the temporary `PixelBuffer` has been freed (it did, in debug).
     func ours() -> [UInt8] {
         let buffer = renderFrame(
-            loader, width: width, height: height, format: format, style: style, time: time)
+            loader, width: width, height: height, format: format, style: style, time: time,
+            progress: progress)
         return withExtendedLifetime(buffer) { buffer.surface.rgbBytes() }
     }
 
@@ -49,7 +53,8 @@ struct FrameCase: Sendable, CustomTestStringConvertible {
         ReferenceRenderer.render(
             RefParams(
                 loader: loader.rawValue, width: width, height: height, time: time, scale: scale,
-                color: color, background: background, rotation: rotation.rawValue))
+                color: color, background: background, rotation: rotation.rawValue,
+                progress: progress))
     }
 
     /// The loader's area: the disc of its drawn extent plus 2 px, at the centre.
