@@ -74,7 +74,7 @@ let package = Package(
         .executableTarget(
             name: "fbanim-bench",
             dependencies: [
-                "FBAnimation", "FBRaster", "FBLinux", "FBScheduler", "FBDisplay",
+                "FBAnimation", "FBRaster", "FBLinux", "FBScheduler", "FBDisplay", "FBText",
                 "CAllocationCounter",
             ]),
         // Text layout figures; static like fbanim, so its build checks that

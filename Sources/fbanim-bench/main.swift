@@ -7,6 +7,9 @@
 // and the coverage kept for shapes that repeat; then the machine it ran
 // on. CI may run it to see that it runs; it never judges the times.
 //
+// Then the splash's frames (SplashBench.swift): the ring driven by a boot's
+// progress, with and without a message line.
+//
 //     swift run -c release fbanim-bench [--frames N] [--loader NAME] [--size WxH]
 //         [--check-allocations]   (exit 1 if a steady frame allocates)
 import CAllocationCounter
@@ -155,6 +158,11 @@ func format(_ v: Double, _ width: Int) -> String {
 
 extension String {
     func padding(_ n: Int) -> String { self + String(repeating: " ", count: max(0, n - count)) }
+}
+
+if only == nil || only == .ring {
+    print("")
+    allocatingCases += splashFrames(size: size)
 }
 
 if checkAllocations && !allocatingCases.isEmpty {
