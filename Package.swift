@@ -123,11 +123,24 @@ var freeTypeStaticLibraries: [LinkerSetting] {
     ["png16", "z", "m", "brotlidec", "brotlicommon"].map { .linkedLibrary($0) }
 }
 
-// The PSF fuzz target exists only for Scripts/fuzz.sh (libFuzzer provides
-// its main function; a plain build could not link it).
+// The fuzz targets exist only for Scripts/fuzz.sh (libFuzzer provides
+// their main function; a plain build could not link them).
 if Context.environment["FBANIM_FUZZ"] == "1" {
-    package.targets.append(
+    package.targets += [
         .executableTarget(
             name: "psf-fuzz", dependencies: ["FBText", "FBRaster"], path: "Fuzz/PSF",
-            exclude: ["seeds.py"]))
+            exclude: ["seeds.py"]),
+        .executableTarget(
+            name: "psplash-fuzz", dependencies: ["FBBoot"], path: "Fuzz/Psplash",
+            exclude: ["corpus"]),
+        .executableTarget(
+            name: "plymouth-fuzz", dependencies: ["FBBoot"], path: "Fuzz/Plymouth",
+            exclude: ["corpus"]),
+        .executableTarget(
+            name: "cmdline-fuzz", dependencies: ["FBBoot"], path: "Fuzz/CommandLine",
+            exclude: ["corpus"]),
+        .executableTarget(
+            name: "profile-fuzz", dependencies: ["FBAnimCLI"], path: "Fuzz/Profile",
+            exclude: ["corpus"]),
+    ]
 }

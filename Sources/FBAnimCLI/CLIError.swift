@@ -1,3 +1,4 @@
+import FBBoot
 import FBLinux
 
 /// The exit statuses of `fbanim`, as `spec/cli.md` fixes them (the BSD `sysexits.h` values).
@@ -56,16 +57,25 @@ enum CLIError: Error, Equatable {
     /// pointer to the help at its end (shared/spec/cli.md: "a one-line error
     /// naming the bad word, and a pointer to `--help`").
     var message: String {
+        oneLine(rawMessage) + (rawMessage.isEmpty ? "" : "\n")
+    }
+
+    private var rawMessage: String {
         switch self {
         case .usage(let text, let command):
             let helpCommand = command.map { "\($0.invocation) --help" } ?? "fbanim --help"
-            return "Error: \(text) (see '\(helpCommand)')\n"
+            return "Error: \(text) (see '\(helpCommand)')"
         case .unavailable(let text), .ioError(let text), .noInput(let text),
             .noPermission(let text):
-            return "Error: \(text)\n"
+            return "Error: \(text)"
         case .cannotWrite(let path, let error):
-            return "Error: cannot write '\(path)': \(error.reason)\n"
+            return "Error: cannot write '\(path)': \(error.reason)"
         case .standDown, .exit: return ""
         }
     }
 }
+
+/// `text` as one line for a terminal: control characters (CR, LF, ESC,
+/// NUL...), line separators and a byte order mark escaped as `\u{..}`, and
+/// at most 400 characters (a 100 KB device name gives a short error).
+func oneLine(_ text: String) -> String { loggable(text, limit: 400) }

@@ -39,23 +39,23 @@ public func decodeClientText<C: Collection>(_ bytes: C) -> String where C.Elemen
 }
 
 /// `text` made safe for one line of a log: control characters (CR, LF,
-/// ESC, NUL, DEL, C1) and a byte order mark are written as `\u{..}`
-/// escapes, and anything past `limit` characters is cut with `...`.
+/// ESC, NUL, DEL, C1), line and paragraph separators and a byte order mark
+/// are written as `\u{..}` escapes, and the result is cut with `...` once
+/// it reaches `limit` characters.
 public func loggable(_ text: String, limit: Int = 60) -> String {
     var out = ""
     var count = 0
     for scalar in text.unicodeScalars {
-        if count >= limit {
+        let v = scalar.value
+        let escaped =
+            v < 0x20 || (0x7F...0x9F).contains(v) || v == 0xFEFF || (0x2028...0x2029).contains(v)
+        let piece = escaped ? "\\u{" + String(v, radix: 16) + "}" : String(scalar)
+        if count + piece.unicodeScalars.count > limit {
             out += "..."
             break
         }
-        count += 1
-        let v = scalar.value
-        if v < 0x20 || (0x7F...0x9F).contains(v) || v == 0xFEFF || (0x2028...0x2029).contains(v) {
-            out += "\\u{" + String(v, radix: 16) + "}"
-        } else {
-            out.unicodeScalars.append(scalar)
-        }
+        out += piece
+        count += piece.unicodeScalars.count
     }
     return out
 }

@@ -12,6 +12,11 @@ public struct KernelCommandLine: Sendable {
         func finish() {
             guard started else { return }
             started = false
+            // A parameter quoted whole ("a=b c") loses its quotes, as the kernel's next_arg does.
+            if word.hasPrefix("\"") {
+                word.removeFirst()
+                if word.hasSuffix("\"") { word.removeLast() }
+            }
             let key: Substring
             var value: Substring?
             if let equals = word.firstIndex(of: "=") {
