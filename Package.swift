@@ -82,7 +82,9 @@ let package = Package(
             dependencies: ["FBDisplay", "FBScheduler", "FBRaster", "FBAnimation", "_FBTestSupport"]),
         .testTarget(name: "FBImageTests", dependencies: ["FBImage", "_FBTestSupport"]),
         .testTarget(name: "FBBootTests", dependencies: ["FBBoot", "_FBTestSupport"]),
-        .testTarget(name: "FBLinuxTests", dependencies: ["FBLinux", "CFBLinux", "FBRaster"]),
+        .testTarget(
+            name: "FBLinuxTests",
+            dependencies: ["FBLinux", "CFBLinux", "FBRaster", "_FBTestSupport"]),
         .testTarget(
             name: "FBAnimCLITests", dependencies: ["FBAnimCLI", "_FBTestSupport"]),
     ]
