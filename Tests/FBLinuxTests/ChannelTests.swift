@@ -24,7 +24,7 @@ enum TestPlaces {
 
     /// A new empty directory under /tmp; the caller removes it.
     static func temporaryDirectory() throws -> String {
-        var template = Array("/tmp/fbanim-test-XXXXXX".utf8CString)
+        var template = Array("/tmp/fbanim-channels-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else {
             throw SystemError(errno: errno, call: "mkdtemp")
         }
@@ -684,7 +684,9 @@ extension ChannelTests {
         @Test func aDeferredAnswerToAGoneClientReachesNoOtherClient() throws {
             let (loop, server, name) = try Self.server()
             var waiting: [PlymouthServer.ClientID] = []
+            var askers: [PlymouthServer.ClientID] = []
             server.onRequest = { request, _, id in
+                askers.append(id)
                 guard request.command == UInt8(ascii: "D") else { return .nak }
                 waiting.append(id)
                 return .later
@@ -707,6 +709,8 @@ extension ChannelTests {
             loop.wait(until: fromNow(milliseconds: 30))
             next.collect()
             #expect(next.received == [Plymouth.nak], "the new client got someone else's answer")
+            // Whatever descriptor it got, the new client is not the one that left.
+            #expect(askers.count == 2 && askers[0] != askers[1])
         }
 
         @Test func manyRequestsInOneWriteGetAsManyAnswers() throws {
