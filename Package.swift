@@ -104,7 +104,9 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(name: "FBImageTests", dependencies: ["FBImage", "_FBTestSupport"]),
         .testTarget(name: "FBBootTests", dependencies: ["FBBoot", "_FBTestSupport"]),
-        .testTarget(name: "FBLinuxTests", dependencies: ["FBLinux", "CFBLinux", "FBRaster"]),
+        .testTarget(
+            name: "FBLinuxTests",
+            dependencies: ["FBLinux", "CFBLinux", "FBRaster", "_FBTestSupport"]),
         .testTarget(
             name: "FBAnimCLITests",
             dependencies: ["FBAnimCLI", "FBText", "FBRaster", "_FBTestSupport"]),

@@ -39,7 +39,10 @@ extension DRMDisplay: HandOverDisplay {
         console?.leaveAsItIs()
         console = nil
         var shown: [FramebufferID] = []
-        for output in card.outputs where output.crtcSet && !output.needsModeset {
+        // The last frame presented, even when the next present was to set the
+        // CRTC again (after reactivate() or invalidateScreen()): it may still
+        // be on screen, and removing a framebuffer on screen turns it off.
+        for output in card.outputs where output.crtcSet {
             if let fb = output.buffers[presentation == .pageFlip ? front : 0].framebuffer {
                 shown.append(fb)
             }

@@ -7,7 +7,8 @@ import Glibc
 /// one that sends garbage gets NAKs, one that does not read its answers is
 /// dropped, one that never writes costs a descriptor; none can stall the loop.
 public final class PlymouthServer {
-    /// A connected client, by its descriptor.
+    /// A connected client. Never reused for a later client (a descriptor
+    /// number is: a deferred answer must not reach whoever got it next).
     public typealias ClientID = Int32
 
     /// How to answer a request.
@@ -36,6 +37,7 @@ public final class PlymouthServer {
     private let listener: UnixSocket
     private var listenToken: EventLoop.Token?
     private var clients: [ClientID: Client] = [:]
+    private var lastClientID: ClientID = 0
     private var refusedSinceLog = 0
     private let log: (String) -> Void
     /// Decides the answer to each request: the command, the client's
@@ -97,11 +99,14 @@ public final class PlymouthServer {
                 continue
             }
             refusedSinceLog = 0
+            // Wraps after 2^31 connections, long after the first ones are gone.
+            lastClientID = lastClientID == .max ? 1 : lastClientID + 1
+            let id = lastClientID
             var client = Client(socket: socket, peer: socket.peer)
             client.token = loop.watch(socket.fd) { [unowned self] events in
-                serve(socket.fd, events)
+                serve(id, events)
             }
-            clients[socket.fd] = client
+            clients[id] = client
         }
     }
 

@@ -12,6 +12,8 @@ final class MockModeSetting: ModeSetting {
     var connectors: [ConnectorInfo] = []
     var encoders: [EncoderInfo] = []
     var crtcs: [CRTCID] = []
+    /// What `drmModeGetCrtc` answers; `setCRTC` and `pageFlip` change it as
+    /// the kernel would (a test may too: another program's mode set).
     var crtcStates: [CRTCID: CRTCState] = [:]
     var planeFormats: [UInt32] = []
     /// Calls (by name, as in the trace) that fail with this errno.
@@ -118,6 +120,8 @@ final class MockModeSetting: ModeSetting {
         let fb = framebuffer.map(String.init(describing:)) ?? "none"
         let what = mode.map { "\($0.width)x\($0.height)" } ?? "off"
         try record("SetCrtc \(crtc) fb \(fb) \(what)", "SetCrtc")
+        crtcStates[crtc] = CRTCState(
+            id: crtc, framebuffer: mode == nil ? nil : framebuffer, x: x, y: y, mode: mode)
     }
 
     func pageFlip(
@@ -126,6 +130,10 @@ final class MockModeSetting: ModeSetting {
     ) throws(SystemError) {
         try record("PageFlip \(crtc) fb \(framebuffer)", "PageFlip")
         self.pending.append(pending)
+        // The new state is the CRTC's once the flip is queued (atomic helpers swap it in the ioctl).
+        var state = crtcStates[crtc] ?? CRTCState(id: crtc, framebuffer: nil, x: 0, y: 0, mode: nil)
+        state.framebuffer = framebuffer
+        crtcStates[crtc] = state
     }
 
     func dirtyFramebuffer(_ fd: FileDescriptor, _ id: FramebufferID, clips: [IntRect])
