@@ -102,7 +102,7 @@ struct BoardProfile: Equatable {
         var problems: [String] = []
         for (number, line) in lines(text) {
             if let problem = profile.take(line, kind: kind) {
-                problems.append("\(path):\(number): \(problem); line ignored")
+                problems.append(oneLine("\(path):\(number): \(problem); line ignored"))
             }
         }
         return (profile, problems)

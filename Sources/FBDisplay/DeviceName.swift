@@ -30,6 +30,17 @@ public enum DeviceName: Equatable, Sendable {
         guard text.utf8.count <= maximumLength else {
             throw ParseError(description: "device name longer than \(maximumLength) bytes")
         }
+        // A NUL would cut the path short where the kernel reads it (a
+        // different file than the one named); no device name holds control
+        // characters or line breaks.
+        guard
+            !text.unicodeScalars.contains(where: {
+                $0.value < 0x20 || $0.value == 0x7F || $0.properties.isWhitespace && $0 != " "
+                    || $0 == "\u{2028}" || $0 == "\u{2029}"
+            })
+        else {
+            throw ParseError(description: "device name with control characters or line breaks")
+        }
         if text == "term" { return .terminal }
         if text.hasPrefix("sim:") { return .simulated(try SimulatedDisplay.Options.parse(text)) }
         if text.hasPrefix("drm:") {

@@ -102,3 +102,28 @@ import Testing
         }
     }
 }
+
+@Suite struct StableDeviceNameTests {
+    @Test func stableNames() throws {
+        #expect(try DeviceName.parse("drm:vc4") == .drmDriver("vc4", connector: nil))
+        #expect(try DeviceName.parse("drm:vc4:DSI-1") == .drmDriver("vc4", connector: "DSI-1"))
+        #expect(try DeviceName.parse("drm:panel-mipi-dbi") == .drmDriver("panel-mipi-dbi", connector: nil))
+        #expect(try DeviceName.parse("fb:fb_ili9340") == .fbID("fb_ili9340"))
+        #expect(try DeviceName.parse("fb:BCM2708 FB") == .fbID("BCM2708 FB"))
+        #expect(
+            try DeviceName.parse("/dev/dri/by-path/platform-gpu-card")
+                == .drm("/dev/dri/by-path/platform-gpu-card"))
+    }
+
+    @Test func badNames() {
+        for bad in [
+            "drm:", "drm::DSI-1", "drm:vc4:", "drm:vc4:DSI-1:x", "drm:vc/4", "fb:",
+            "fb:" + String(repeating: "x", count: 16), "/dev/fb0\u{0}junk", "/dev/fb\n0",
+            "/dev/fb0\r", "/dev/\u{1B}[2J", "/dev/fb0\u{2028}", "/" + String(repeating: "a", count: 2000),
+        ] {
+            #expect(throws: DeviceName.ParseError.self, "\(bad.debugDescription)") {
+                try DeviceName.parse(bad)
+            }
+        }
+    }
+}
