@@ -149,7 +149,8 @@ func play(_ request: PlayRequest) throws(CLIError) {
                     let s = Statistics.running(
                         books: scheduler.books, loader: request.loader.rawValue,
                         device: display.description.name)
-                    StandardStream.error.write(s.text)
+                    // A reader that stopped reading costs these books, never a frame.
+                    StandardStream.error.writeWithoutBlocking(s.text)
                     // On a terminal preview the text landed on the picture.
                     (display as? TerminalDisplay)?.repaintEverything()
                 }

@@ -10,13 +10,28 @@ import Glibc
 /// rename itself survives a power cut.
 /// - Parameters:
 ///   - path: the destination; its directory must exist and be writable.
-///   - permissions: the new file's mode, `0o644` by default (not masked by the umask).
+///   - permissions: the new file's mode (not masked by the umask); by
+///     default the mode of the file it replaces, or 0666 less the umask for
+///     a new file.
 /// - Throws: `SystemError` naming the call that failed: `mkstemp` (missing
 ///   or read-only directory), `write`, `fsync`, `close`, `rename` (`EISDIR`
 ///   when `path` is a directory), ...
 public func writeFileAtomically(
-    _ bytes: [UInt8], to path: String, permissions: mode_t = 0o644
+    _ bytes: [UInt8], to path: String, permissions: mode_t? = nil
 ) throws(SystemError) {
+    // A file replaced keeps its mode; a new one gets 0666 less the umask,
+    // as `open(O_CREAT)` would give it.
+    var existing = stat()
+    let mode: mode_t
+    if let permissions {
+        mode = permissions
+    } else if stat(path, &existing) == 0 && existing.st_mode & S_IFMT == S_IFREG {
+        mode = existing.st_mode & 0o7777
+    } else {
+        let mask = umask(0o022)
+        umask(mask)
+        mode = 0o666 & ~mask
+    }
     let (directory, name) = splitPath(path)
     guard !name.isEmpty else { throw SystemError(errno: EISDIR, call: "open") }
     // A bounded prefix of the name keeps the temporary name under NAME_MAX (255).
@@ -30,7 +45,7 @@ public func writeFileAtomically(
     do {
         // Only hygiene: fbanim does not exec, but a library user might.
         _ = try systemCall("fcntl") { fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        _ = try systemCall("fchmod") { fchmod(fd, permissions) }
+        _ = try systemCall("fchmod") { fchmod(fd, mode) }
         try writeAll(fd, bytes, call: "write")
         _ = try systemCall("fsync") { fsync(fd) }
         isOpen = false

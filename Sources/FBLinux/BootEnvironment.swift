@@ -34,30 +34,43 @@ public enum BootEnvironment {
         (try? readSmallFile(path, limit: 65536)).map { String(decoding: $0, as: UTF8.self) } ?? ""
     }
 
-    /// A small configuration or state file, read without ever blocking:
-    /// opened `O_NONBLOCK` (a FIFO with no writer, a device), and only a
-    /// regular file of at most `limit` bytes is read.
+    /// A small configuration or state file, read without ever blocking
+    /// for long: opened `O_NONBLOCK` (a FIFO with no writer, a device); a
+    /// regular file of at most `limit` bytes is read, and a pipe or FIFO
+    /// (`--board <(...)`) until its writer closes it, 5 s at most.
     /// - Throws: `SystemError`: `ENOENT`, `EACCES`, `EISDIR` for a directory,
-    ///   `EINVAL` for anything that is not a regular file, `EFBIG` when larger than `limit`.
+    ///   `EINVAL` for a device or socket, `EFBIG` when larger than `limit`,
+    ///   `ETIMEDOUT` for a pipe whose writer neither writes nor closes.
     public static func readSmallFile(_ path: String, limit: Int) throws(SystemError) -> [UInt8] {
         let fd = try systemCall("open") { open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }
         defer { close(fd) }
         var info = stat()
         _ = try systemCall("fstat") { fstat(fd, &info) }
+        let isPipe: Bool
         switch info.st_mode & S_IFMT {
-        case S_IFREG: break
+        case S_IFREG: isPipe = false
+        case S_IFIFO: isPipe = true
         case S_IFDIR: throw SystemError(errno: EISDIR, call: "read")
         default: throw SystemError(errno: EINVAL, call: "read")
         }
         guard info.st_size <= limit else { throw SystemError(errno: EFBIG, call: "read") }
+        let deadline = monotonicNanoseconds() + 5_000_000_000
         var bytes = [UInt8](repeating: 0, count: limit + 1)
         var count = 0
         while count <= limit {
-            let n = try systemCall("read") {
-                bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, limit + 1 - count) }
+            let n = Glibc.read(fd, &bytes[count], limit + 1 - count)
+            if n > 0 {
+                count += n
+            } else if n == 0 {
+                break
+            } else if errno == EAGAIN && isPipe {
+                let now = monotonicNanoseconds()
+                guard now < deadline else { throw SystemError(errno: ETIMEDOUT, call: "read") }
+                var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                _ = poll(&entry, 1, Int32((deadline - now) / 1_000_000) + 1)
+            } else if errno != EINTR {
+                throw SystemError(errno: errno, call: "read")
             }
-            if n == 0 { break }
-            count += n
         }
         guard count <= limit else { throw SystemError(errno: EFBIG, call: "read") }
         return Array(bytes.prefix(count))
@@ -71,7 +84,7 @@ public enum BootEnvironment {
         if mkdir(directory, 0o755) != 0 && errno != EEXIST {
             throw SystemError(errno: errno, call: "mkdir \(directory)")
         }
-        try writeFileAtomically(Array("\(getpid())\n".utf8), to: path)
+        try writeFileAtomically(Array("\(getpid())\n".utf8), to: path, permissions: 0o644)
     }
 
     /// Makes `path` (one level) unless it exists.

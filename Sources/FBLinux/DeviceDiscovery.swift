@@ -82,7 +82,8 @@ public enum DeviceDiscovery {
     {
         let fd: FileDescriptor
         do throws(SystemError) {
-            fd = try system.open(path, flags: O_RDONLY)
+            // Never blocks, even on a FIFO someone put at /dev/fb0.
+            fd = try system.open(path, flags: O_RDONLY | O_NONBLOCK)
         } catch {
             return FramebufferReport(
                 path: path, geometry: .failure(DeviceError.opening(path, error)))

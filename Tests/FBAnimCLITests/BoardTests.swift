@@ -174,3 +174,45 @@ func committedBoards() -> [String] {
         #expect(result.stderrLines.first?.contains("'pi hdmi'") == true, "\(result.stderr)")
     }
 }
+
+/// Board files as users and scripts hand them over: Windows line ends, a
+/// pipe (`--board <(...)`), a FIFO nobody writes, a device, a directory.
+@Suite struct BoardFileKindTests {
+    static let quick = ["--device", "sim:160x120?clock=virtual", "--frames", "3", "--stats", "json"]
+
+    @Test func crlfLinesAreLines() throws {
+        let dir = try OutputDirectory()
+        defer { dir.remove() }
+        try "# my board\r\nfps = 5\r\nscale = 2\r\n".write(
+            toFile: dir.file("crlf.conf"), atomically: false, encoding: .utf8)
+        let (end, stdout, stderr) = try Fbanim.run(
+            ["--board", dir.file("crlf.conf")] + Self.quick + ["ring"], directory: dir.path)
+        #expect(end.exitedCleanly, "\(stderr)")
+        #expect(try PlayStats(stdout: stdout).fpsTarget == 5)
+    }
+
+    @Test func aPipeIsReadToItsEndAndAFifoWithoutWriterDoesNotHang() throws {
+        let dir = try OutputDirectory()
+        defer { dir.remove() }
+        // `--board <(printf ...)`, as a shell hands a process substitution over.
+        let piped = try ChildProcess(
+            "/bin/bash",
+            ["-c", "exec \"$0\" --board <(printf 'fps = 12\\n') \"$@\" ring", Fbanim.binaryPath]
+                + Self.quick)
+        let end = piped.wait(timeout: 20)
+        #expect(end.exitedCleanly, "\(piped.stderr)")
+        #expect(try PlayStats(stdout: piped.stdout).fpsTarget == 12)
+        #expect(mkfifo(dir.file("fifo.conf"), 0o600) == 0)
+        let fifo = try ChildProcess(Fbanim.binaryPath, ["--board", dir.file("fifo.conf")] + Self.quick + ["ring"])
+        #expect(fifo.wait(timeout: 20).exitedCleanly, "\(fifo.stderr)")
+    }
+
+    @Test func devicesAndDirectoriesAreNotProfiles() throws {
+        for (path, what) in [("/dev/zero", "is not a regular file"), ("/tmp", "is a directory")] {
+            let (end, _, stderr) = try Fbanim.run(
+                ["--board", path] + Self.quick + ["ring"], directory: nil)
+            #expect(end.status == 64, "\(path): \(stderr)")
+            #expect(stderr.contains(what) && stderr.split(separator: "\n").count == 1, "\(stderr)")
+        }
+    }
+}

@@ -34,26 +34,35 @@ func permissions(_ path: String) -> mode_t {
 }
 
 @Suite struct AtomicFileTests {
-    @Test func createsTheFileWithExactBytesAndMode0644() throws {
+    @Test func createsTheFileWithExactBytesAndTheUmasksMode() throws {
         let dir = try ScratchDirectory()
         defer { dir.remove() }
-        // A restrictive umask must not change the mode: fchmod sets it outright.
+        // A new file gets 0666 less the umask, as open(O_CREAT) would give it
+        // (mkstemp's own 0600 is not what the user asked for).
         let oldMask = umask(0o077)
         defer { umask(oldMask) }
         let bytes = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         try writeFileAtomically(bytes, to: dir.path + "/frame.png")
         #expect(fileContents(dir.path + "/frame.png") == bytes)
-        #expect(permissions(dir.path + "/frame.png") == 0o644)
-        #expect(dir.entries == ["frame.png"], "no temporary file left")
+        #expect(permissions(dir.path + "/frame.png") == 0o600)
+        umask(0o022)
+        try writeFileAtomically(bytes, to: dir.path + "/other.png")
+        #expect(permissions(dir.path + "/other.png") == 0o644)
+        #expect(dir.entries == ["frame.png", "other.png"], "no temporary file left")
+        // Asked for, a mode is set outright.
+        try writeFileAtomically(bytes, to: dir.path + "/pid", permissions: 0o640)
+        #expect(permissions(dir.path + "/pid") == 0o640)
     }
 
-    @Test func replacesAnExistingFile() throws {
+    @Test func replacesAnExistingFileKeepingItsMode() throws {
         let dir = try ScratchDirectory()
         defer { dir.remove() }
         let path = dir.path + "/out.ppm"
         try writeFileAtomically(Array(repeating: 1, count: 5000), to: path)
+        chmod(path, 0o600)
         try writeFileAtomically([9, 8, 7], to: path)
         #expect(fileContents(path) == [9, 8, 7])
+        #expect(permissions(path) == 0o600, "a private file stays private")
         #expect(dir.entries == ["out.ppm"])
     }
 
