@@ -112,8 +112,11 @@ final class SplashSession {
             }
             if deactivated || hidden {
                 if wantReactivate { reactivate() }
-                loop.wait(until: monotonicNanoseconds() + 1_000_000_000)
-                continue
+                // Taken back: draw at once, not after another second's wait.
+                if deactivated || hidden {
+                    loop.wait(until: monotonicNanoseconds() + 1_000_000_000)
+                    continue
+                }
             }
             wantReactivate = false
             if display == nil {
