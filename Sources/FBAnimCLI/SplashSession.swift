@@ -95,12 +95,26 @@ final class SplashSession {
         if request.mode.staysToTheEnd { BootEnvironment.spareAtShutdown() }
         if request.mode == .boot { progress.history = readHistory() }
         channels = SplashChannels(session: self)
-        guard channels.open() else { return ExitStatus.success }  // another splash runs
+        guard channels.open() else {  // another splash runs
+            endStart("Another splash is running")
+            return ExitStatus.success
+        }
         for problem in request.problems { log(problem) }
         clock.tick = { [unowned self] in tick() }
         let status = mainLoop()
         finish()
+        if status == ExitStatus.success { endStart("Ended before a display appeared") }
         return status
+    }
+
+    /// A splash that ends well without having shown a frame (told to quit
+    /// while it still waited for its display: a headless boot with `splash`)
+    /// still ends its start for systemd: a Type=notify unit whose process
+    /// exits before READY=1 is marked failed (result 'protocol').
+    private func endStart(_ status: String) {
+        guard !readySent else { return }
+        readySent = true
+        BootEnvironment.notifySystemd("READY=1\nSTATUS=\(status)")
     }
 
     private func mainLoop() -> Int32 {
