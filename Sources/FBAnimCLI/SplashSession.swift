@@ -217,7 +217,7 @@ final class SplashSession {
         }
     }
 
-    /// Runs about once a second while frames wait: the console, a better display.
+    /// Runs about twice a second while frames wait: the console, a better display.
     private func tick() -> Bool {
         if let console, console.reassertGraphics() {
             log.once("console", "the console was switched to text mode; taking it back")
