@@ -88,22 +88,29 @@ UNIT
     ;;
 late)
     # SIGKILL to the splash once it is ready (its first frame is on the
-    # screen: kill-splash.sh waits up to 60 s for the unit to be active,
-    # which a Type=notify unit is after READY=1), mid-boot: the end of the
-    # boot (fbanim-quit.service) waits for it, or with the display late the
-    # splash would be quit before it could be killed.
+    # screen: After= a Type=notify unit waits for READY=1), mid-boot: what
+    # ends the splash at the end of the boot waits for it (fbanim-quit, and
+    # plymouth-quit, whose `plymouth quit` reaches fbanim too), or with the
+    # display late the splash could be quit before it is killed. The
+    # splash's start is bounded here (90 s), so that a display that never
+    # comes fails the test instead of holding the boot.
     cat > /etc/systemd/system/boottest-kill.service << UNIT
 [Unit]
 Description=boottest: SIGKILL the boot splash once it shows
 DefaultDependencies=no
+After=fbanim-splash.service
 [Service]
 Type=oneshot
 Environment=VMRUN_DIR=$VMRUN_DIR VMRUN_SCREENDUMP=$VMRUN_SCREENDUMP
 ExecStart=/bin/sh $D/kill-splash.sh $W
 UNIT
     systemctl add-wants sysinit.target boottest-kill.service
-    mkdir -p /etc/systemd/system/fbanim-quit.service.d
-    printf '[Unit]\nAfter=boottest-kill.service\n' > /etc/systemd/system/fbanim-quit.service.d/boottest.conf
+    for u in fbanim-quit plymouth-quit; do
+        mkdir -p "/etc/systemd/system/$u.service.d"
+        printf '[Unit]\nAfter=boottest-kill.service\n' > "/etc/systemd/system/$u.service.d/boottest.conf"
+    done
+    mkdir -p /etc/systemd/system/fbanim-splash.service.d
+    printf '[Service]\nTimeoutStartSec=90\n' > /etc/systemd/system/fbanim-splash.service.d/boottest.conf
     ;;
 esac
 echo "boottest: prepared ($BOOTTEST_CASE)"
