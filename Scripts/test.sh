@@ -25,7 +25,9 @@ fi
 
 # fbanim on real kernel display drivers (bochs-drm, virtio-gpu, vkms) in
 # QEMU, with the harness in Tests/VM/harness (setup.sh, run above, installs
-# what it needs). About 2-4 minutes. FBANIM_SKIP_VM=1 skips it.
+# what it needs), then the boot splash booted as a user boots (the .deb
+# under systemd, the initramfs hook, hand-over, shutdown: Tests/VM/boot.sh).
+# About 8-10 minutes (FBANIM_VM_ONLY chooses boots). FBANIM_SKIP_VM=1 skips it.
 if [ "${FBANIM_SKIP_VM:-0}" != 1 ]; then
     Tests/VM/run.sh
 fi

@@ -102,12 +102,26 @@ final class SplashSession {
         if request.mode.staysToTheEnd { BootEnvironment.spareAtShutdown() }
         if request.mode == .boot { progress.history = readHistory() }
         channels = SplashChannels(session: self)
-        guard channels.open() else { return ExitStatus.success }  // another splash runs
+        guard channels.open() else {  // another splash runs
+            endStart("Another splash is running")
+            return ExitStatus.success
+        }
         for problem in request.problems { log(problem) }
         clock.tick = { [unowned self] in tick() }
         let status = mainLoop()
         finish()
+        if status == ExitStatus.success { endStart("Ended before a display appeared") }
         return status
+    }
+
+    /// A splash that ends well without having shown a frame (told to quit
+    /// while it still waited for its display: a headless boot with `splash`)
+    /// still ends its start for systemd: a Type=notify unit whose process
+    /// exits before READY=1 is marked failed (result 'protocol').
+    private func endStart(_ status: String) {
+        guard !readySent else { return }
+        readySent = true
+        BootEnvironment.notifySystemd("READY=1\nSTATUS=\(status)")
     }
 
     private func mainLoop() -> Int32 {
@@ -119,8 +133,11 @@ final class SplashSession {
             }
             if deactivated || hidden {
                 if wantReactivate { reactivate() }
-                loop.wait(until: monotonicNanoseconds() + 1_000_000_000)
-                continue
+                // Taken back: draw at once, not after another second's wait.
+                if deactivated || hidden {
+                    loop.wait(until: monotonicNanoseconds() + 1_000_000_000)
+                    continue
+                }
             }
             wantReactivate = false
             if display == nil {
@@ -207,7 +224,7 @@ final class SplashSession {
         }
     }
 
-    /// Runs about once a second while frames wait: the console, a better display.
+    /// Runs about twice a second while frames wait: the console, a better display.
     private func tick() -> Bool {
         if let console, console.reassertGraphics() {
             log.once("console", "the console was switched to text mode; taking it back")

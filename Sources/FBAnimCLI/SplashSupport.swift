@@ -50,15 +50,19 @@ final class SplashLog {
 /// clock), whose waits are the event loop's waits, so control channels are
 /// served while frames wait for their slot. A wait ends early when
 /// something changed the picture (`EventLoop.interrupt()`) or a signal came.
-/// Once a second it runs `tick` (the console and device checks), which
+/// Twice a second it runs `tick` (the console and device checks), which
 /// may end the wait too.
 final class SplashClock: FrameClock {
     let loop: EventLoop
     /// A simulated display's virtual clock, when it has one.
     let virtual: FrameClock?
-    /// Called about once a second while waiting; `true` ends the wait.
+    /// Called about twice a second while waiting; `true` ends the wait.
     var tick: () -> Bool = { false }
     private var lastTick: UInt64 = 0
+    /// How often `tick` runs: twice a second, so a console switched to text
+    /// behind the splash is taken back and redrawn within a second
+    /// (boot.md), the redraw included, whatever the phase.
+    static let tickInterval: UInt64 = 500_000_000
 
     init(loop: EventLoop, virtual: FrameClock?) {
         self.loop = loop
@@ -75,7 +79,7 @@ final class SplashClock: FrameClock {
             return
         }
         while monotonicNanoseconds() < deadline {
-            let next = min(deadline, lastTick + 1_000_000_000)
+            let next = min(deadline, lastTick + SplashClock.tickInterval)
             if loop.wait(until: next) { return }
             if runTick() { return }
         }
@@ -90,10 +94,10 @@ final class SplashClock: FrameClock {
         while monotonicNanoseconds() < deadline { loop.wait(until: deadline) }
     }
 
-    /// Runs `tick` when a second has passed since the last time.
+    /// Runs `tick` when `tickInterval` has passed since the last time.
     private func runTick() -> Bool {
         let now = monotonicNanoseconds()
-        guard now >= lastTick + 1_000_000_000 else { return false }
+        guard now >= lastTick + SplashClock.tickInterval else { return false }
         lastTick = now
         return tick()
     }

@@ -184,12 +184,12 @@ unit_has() { grep -qxF -- "$2" "systemd/$1"; }
 S=fbanim-splash.service
 for line in DefaultDependencies=no Type=notify NotifyAccess=main \
     "ConditionKernelCommandLine=splash" "ConditionKernelCommandLine=!fbanim.enable=0" \
-    "After=systemd-udev-trigger.service systemd-udevd.service" \
     "ExecCondition=/usr/bin/fbanim splash --check-plymouth" \
     "ExecStart=/usr/bin/fbanim splash --mode boot" WantedBy=sysinit.target; do
     check "unit $S: $line" unit_has $S "$line"
 done
 check "unit $S: not Before=sysinit.target" sh -c "! grep -q '^Before=.*sysinit.target' systemd/$S"
+check "unit $S: not After= udev (it would start only at sysinit.target)" sh -c "! grep -q '^After=.*udev' systemd/$S"
 Q=fbanim-quit.service
 for line in Type=oneshot RemainAfterExit=yes "ExecStart=-/usr/bin/fbanim ctl quit" \
     "After=systemd-user-sessions.service rc-local.service" \

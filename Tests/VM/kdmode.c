@@ -6,8 +6,15 @@
  *   kdmode --wait-graphics S  first wait up to S seconds (fractional) for
  *                             KD_GRAPHICS, polling every 20 ms: one process
  *                             instead of a shell loop (spawns are slow in TCG)
+ *   kdmode --text             first switch the VT to KD_TEXT (KDSETMODE), as
+ *                             systemd 256+ or a getty does; fbcon repaints
+ *   kdmode --text --wait-graphics S --ms
+ *                             switch to text, wait for someone (a splash) to
+ *                             put the VT back into KD_GRAPHICS, and print on a
+ *                             second line the milliseconds that took
  *
- * Exit status 0, or 1 when /dev/tty0 cannot be read (the mode printed is "error").
+ * Exit status 0, or 1 when /dev/tty0 cannot be read or switched (the mode
+ * printed is "error").
  */
 #include <fcntl.h>
 #include <linux/kd.h>
@@ -27,14 +34,46 @@ static int mode(void)
     return m;
 }
 
+static int set_text(void)
+{
+    int fd = open("/dev/tty0", O_RDWR | O_NOCTTY | O_CLOEXEC), ok;
+    if (fd < 0) return 0;
+    ok = ioctl(fd, KDSETMODE, KD_TEXT) == 0;
+    close(fd);
+    return ok;
+}
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec / 1e9;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc == 3 && !strcmp(argv[1], "--wait-graphics")) {
-        double left = atof(argv[2]);
+    double wait = -1, start;
+    int text = 0, ms = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--wait-graphics") && i + 1 < argc) wait = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--text")) text = 1;
+        else if (!strcmp(argv[i], "--ms")) ms = 1;
+        else {
+            fprintf(stderr, "usage: kdmode [--text] [--wait-graphics SECONDS] [--ms]\n");
+            return 2;
+        }
+    }
+    if (text && !set_text()) {
+        puts("error");
+        return 1;
+    }
+    start = now();
+    if (wait >= 0) {
         struct timespec step = { 0, 20 * 1000 * 1000 };
-        while (mode() != KD_GRAPHICS && left > 0) { nanosleep(&step, NULL); left -= 0.02; }
+        while (mode() != KD_GRAPHICS && now() - start < wait) nanosleep(&step, NULL);
     }
     int m = mode();
     puts(m == KD_TEXT ? "text" : m == KD_GRAPHICS ? "graphics" : "error");
+    if (ms) printf("%.0f\n", (now() - start) * 1000);
     return m < 0;
 }

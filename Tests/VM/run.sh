@@ -13,12 +13,17 @@
 # missing device (66), a non-display (69), another DRM master (69, fast),
 # an unprivileged user (77) and a device removed while playing (74).
 #
+# Then boot.sh: fbanim as the boot splash, booted as a user boots (the
+# Debian package under systemd, the initramfs hook, hand-over, shutdown;
+# see boot.sh), with the same binary; its checks count here too.
+#
 # Prints `PASS name` / `FAIL name` per check and `N passed, M failed`;
 # exits 1 on a failure. Needs root and what harness/install.sh installs
 # (Scripts/setup.sh runs it). Environment: FBANIM_BIN (a prebuilt fbanim;
 # default: build a static release), FBANIM_VM_DIR (another harness folder),
 # FBANIM_VM_KEEP=1 (keep the work folder with the pictures),
-# FBANIM_VM_ONLY="bochs virtio vkms".
+# FBANIM_VM_ONLY="bochs virtio vkms boot" (boot: boot.sh, whose own
+# FBANIM_BOOT_ONLY chooses among its boots).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -82,9 +87,15 @@ render_refs() { # DISPLAY LOADER
             --output "$work/refs-$d/$loader-$k.ppm" || return 1
     done
 }
-(for d in bochs virtio; do for l in ring radar spinner orbit; do render_refs $d $l; done; done
-    render_refs vkms ring) > "$work/refs.log" 2>&1 &
-refs_job=$!
+only=${FBANIM_VM_ONLY:-bochs virtio vkms boot}
+displays=""
+for d in $only; do [ "$d" = boot ] || displays+=" $d"; done
+refs_job=""
+if [ -n "$displays" ]; then
+    (for d in bochs virtio; do for l in ring radar spinner orbit; do render_refs $d $l; done; done
+        render_refs vkms ring) > "$work/refs.log" 2>&1 &
+    refs_job=$!
+fi
 
 boot() { # DISPLAY [SIZE]: run guest.sh in a VM
     local d=$1 t0=$(date +%s%N)
@@ -93,11 +104,12 @@ boot() { # DISPLAY [SIZE]: run guest.sh in a VM
     local rc=$?
     check "vm-$d" "guest script ran ($(( ($(date +%s%N) - t0) / 1000000 )) ms)" test $rc = 0
 }
-only=${FBANIM_VM_ONLY:-bochs virtio vkms}
-for d in $only; do
+for d in $displays; do
     case $d in vkms) boot vkms ;; *) boot "$d" "$(size_of "$d")" ;; esac
 done
-wait $refs_job || { cat "$work/refs.log"; fail "references: fbanim render failed"; }
+if [ -n "$refs_job" ]; then
+    wait "$refs_job" || { cat "$work/refs.log"; fail "references: fbanim render failed"; }
+fi
 
 is() { [ "$(cat "$1" 2> /dev/null)" = "$2" ]; }
 json() { # FILE KEY: a number from fbanim's --stats json
@@ -116,7 +128,7 @@ played() { # DISPLAY NAME LOADER SIGNAL
     check "$n-exit" "exit 0 after SIG$4 ($(cat "$o/$f.rc" 2> /dev/null) $(head -c 200 "$o/$f.err" 2> /dev/null))" is "$o/$f.rc" 0
 }
 
-for d in $only; do
+for d in $displays; do
     case $d in
     bochs | virtio)
         for l in ring radar spinner orbit; do played "$d" "drm-$l" "$l" TERM; done
@@ -159,6 +171,19 @@ if [[ " $only " == *" bochs "* ]]; then
               grep -q "would use: /dev/dri/card0" "$o/devices.txt"'
     check default-device "plays on /dev/dri/card0 without --device ($(head -c 300 "$o/default.json" "$o/default.err" 2> /dev/null | tr '\n' ' '))" \
         eval 'is "$o/default.rc" 0 && grep -q "/dev/dri/card0" "$o/default.json"'
+fi
+
+# The boot splash, booted as a user boots (boot.sh): its PASS and FAIL lines
+# count here; its other lines (figures, the time it took) pass through.
+if [[ " $only " == *" boot "* ]]; then
+    while IFS= read -r line; do
+        case $line in
+        PASS\ *) pass "${line#PASS }" ;;
+        FAIL\ *) fail "${line#FAIL }" ;;
+        *\ passed,\ *\ failed) ;;
+        *) echo "$line" ;;
+        esac
+    done < <(FBANIM_BIN=$bin "$here/boot.sh" 2>&1)
 fi
 
 echo "VM tests took $(( $(date +%s) - started )) s"

@@ -1,0 +1,27 @@
+#!/bin/sh
+# kill-splash.sh WORK: ExecStart= of boottest-kill.service (prepare.sh, case
+# late): runs once fbanim-splash.service is ready (its first frame is on
+# the screen), mid-boot (the end of the boot waits for this unit). Takes a
+# screendump, SIGKILLs the splash's main process, waits until the unit has
+# run its ExecStopPost, and records the VT's mode and the unit's result.
+W=$1
+out=$W/late
+mkdir -p "$out"
+"$W/kdmode" > "$out/kd-before-kill"
+"$VMRUN_SCREENDUMP" "$out/shown.ppm"
+pid=$(systemctl show -p MainPID --value fbanim-splash.service)
+read -r up _ < /proc/uptime
+echo "$up" > "$out/kill-uptime"
+echo "boottest: SIGKILL to fbanim-splash.service's main process $pid (VT $(cat "$out/kd-before-kill"))"
+[ "${pid:-0}" -gt 0 ] && kill -KILL "$pid"
+i=0
+while [ $i -lt 100 ]; do
+    state=$(systemctl show -p ActiveState --value fbanim-splash.service)
+    case $state in active | activating | deactivating | reloading) ;; *) break ;; esac
+    sleep 0.1
+    i=$((i + 1))
+done
+"$W/kdmode" > "$out/kd-after-kill"
+echo "boottest: fbanim-splash.service is $state; VT $(cat "$out/kd-after-kill")"
+"$VMRUN_SCREENDUMP" "$out/after-kill.ppm"
+systemctl show fbanim-splash.service -p ActiveState -p Result -p ExecMainCode -p ExecMainStatus > "$out/killed.show"
