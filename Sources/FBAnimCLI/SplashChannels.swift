@@ -156,7 +156,13 @@ extension SplashSession {
             loop.interrupt()
             return client == nil ? .ack : .later
         case .deactivate:
-            guard display != nil, !deactivated else { return .ack }
+            guard !deactivated else { return .ack }
+            // Still waiting for a display: do not take one now, the next
+            // program is about to.
+            guard display != nil else {
+                deactivated = true
+                return .ack
+            }
             wantDeactivate = true
             if let client { deactivateClients.append(client) }
             loop.interrupt()
