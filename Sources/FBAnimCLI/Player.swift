@@ -37,11 +37,13 @@ protocol FrameInputs: AnyObject {
 final class LoaderPlayer: FramePresenter {
     let display: Display
     let kind: LoaderKind
+    /// The style as drawn: the request's, turned further by the display's
+    /// `panelRotation` (a DRM panel's orientation, `video=...,rotate=`).
     let style: LoaderStyle
     /// Fit the loader to the display (a terminal) instead of `style.scale`.
     let fitsDisplay: Bool
     /// Progress and message, if anything drives them.
-    let inputs: FrameInputs?
+    var inputs: FrameInputs?
     /// Added to the scheduler's time: a splash that moved to another
     /// display goes on where the animation was.
     var timeOffset = 0.0
@@ -58,6 +60,8 @@ final class LoaderPlayer: FramePresenter {
     ) {
         self.display = display
         self.kind = kind
+        var style = style
+        style.rotation = style.rotation.adding(display.panelRotation)
         self.style = style
         self.fitsDisplay = fitsDisplay
         self.inputs = inputs
@@ -131,12 +135,16 @@ func play(_ request: PlayRequest) throws(CLIError) {
     // The font first: a bad one is reported before the screen changes.
     let typesetter = try MessageTypesetter(request.text, scale: request.style.scale)
     let (display, fits) = try openDisplay(request)
-    let line = request.text.message.flatMap {
-        typesetter.line($0, on: display.description, rotation: request.style.rotation)
+    if let warning = boardMismatch(request, display.description) {
+        StandardStream.error.write(warning)
     }
     let player = LoaderPlayer(
         display: display, kind: request.loader, style: request.style,
-        fitsDisplay: fits && !request.scaleGiven, inputs: line.map { FixedMessage($0) })
+        fitsDisplay: fits && !request.scaleGiven)
+    // Cut to the width of the picture as drawn, the panel's turn included.
+    player.inputs = request.text.message.flatMap {
+        typesetter.line($0, on: display.description, rotation: player.style.rotation)
+    }.map { FixedMessage($0) }
     let scheduler = FrameScheduler(fps: request.fps, clock: display.clock ?? SystemClock())
     let name = display.description.name
     var failure: CLIError?

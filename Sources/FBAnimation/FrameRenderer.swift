@@ -8,6 +8,16 @@ public enum LoaderKind: String, CaseIterable, Sendable {
 /// Rotation of the whole picture, clockwise, for panels mounted sideways.
 public enum Rotation: Int, CaseIterable, Sendable {
     case degrees0 = 0, degrees90 = 90, degrees180 = 180, degrees270 = 270
+
+    /// This rotation and `degrees` more clockwise (a multiple of 90,
+    /// negative turns back), as in a `--rotate` plus a panel's orientation.
+    public func adding(_ degrees: Int) -> Rotation {
+        precondition(degrees % 90 == 0, "rotations are quarter turns")
+        return Rotation(rawValue: ((rawValue + degrees) % 360 + 360) % 360)!
+    }
+
+    /// Whether the picture lies on its side (90 or 270): its width is the framebuffer's height.
+    public var isQuarterTurn: Bool { self == .degrees90 || self == .degrees270 }
 }
 
 /// How a loader looks: size, colours, rotation.
