@@ -51,6 +51,9 @@ final class LoaderPlayer: FramePresenter {
     private(set) var presented = 0
     /// Called once, after the first frame is presented (a splash tells systemd it is ready).
     var onFirstFrame: (() -> Void)?
+    /// Makes the picture for a screen instead of `kind`'s loader (the test
+    /// pattern): given the picture's width and height before rotation, drawn at scale 1.
+    var makePicture: ((_ width: Int, _ height: Int) -> any Loader)?
     private var renderer: FrameRenderer?
     private var back: BackBuffer?
 
@@ -88,7 +91,14 @@ final class LoaderPlayer: FramePresenter {
                 // At scale 1 every loader fits in 240 px; keep a margin.
                 style.scale = max(0.05, min(64, Double(min(s.width, s.height)) / 240))
             }
-            renderer = FrameRenderer(kind: kind, width: s.width, height: s.height, style: style)
+            if let makePicture {
+                let turned = style.rotation.isQuarterTurn
+                renderer = FrameRenderer(
+                    loader: makePicture(turned ? s.height : s.width, turned ? s.width : s.height),
+                    width: s.width, height: s.height, style: style)
+            } else {
+                renderer = FrameRenderer(kind: kind, width: s.width, height: s.height, style: style)
+            }
             age = 0
         }
         guard let renderer else { preconditionFailure("no renderer") }
@@ -125,8 +135,9 @@ final class FixedMessage: FrameInputs {
     func stillUntil(_ time: Double) -> Double { .infinity }
 }
 
-/// Plays `request` until it ends, then restores the display and prints the books.
-func play(_ request: PlayRequest) throws(CLIError) {
+/// Plays `request` until it ends (the test pattern instead of its loader
+/// when `testPattern`), then restores the display and prints the books.
+func play(_ request: PlayRequest, testPattern: Bool = false) throws(CLIError) {
     do {
         try SignalFlags.install()
     } catch {
@@ -141,10 +152,16 @@ func play(_ request: PlayRequest) throws(CLIError) {
     let player = LoaderPlayer(
         display: display, kind: request.loader, style: request.style,
         fitsDisplay: fits && !request.scaleGiven)
-    // Cut to the width of the picture as drawn, the panel's turn included.
-    player.inputs = request.text.message.flatMap {
-        typesetter.line($0, on: display.description, rotation: player.style.rotation)
-    }.map { FixedMessage($0) }
+    if testPattern {
+        player.makePicture = testPatternMaker(
+            TestPatternText.playing(display.description, fps: request.fps, style: player.style))
+    } else {
+        // Cut to the width of the picture as drawn, the panel's turn included.
+        player.inputs = request.text.message.flatMap {
+            typesetter.line($0, on: display.description, rotation: player.style.rotation)
+        }.map { FixedMessage($0) }
+    }
+    let loaderName = testPattern ? "testpattern" : request.loader.rawValue
     let scheduler = FrameScheduler(fps: request.fps, clock: display.clock ?? SystemClock())
     let name = display.description.name
     var failure: CLIError?
@@ -155,7 +172,7 @@ func play(_ request: PlayRequest) throws(CLIError) {
             shouldStop: {
                 if SignalFlags.takeStatsRequest() {
                     let s = Statistics.running(
-                        books: scheduler.books, loader: request.loader.rawValue,
+                        books: scheduler.books, loader: loaderName,
                         device: display.description.name)
                     // A reader that stopped reading costs these books, never a frame.
                     StandardStream.error.writeWithoutBlocking(s.text)
@@ -173,7 +190,7 @@ func play(_ request: PlayRequest) throws(CLIError) {
     display.close()
     if let failure { throw failure }
     let statistics = Statistics(
-        books: scheduler.books, loader: request.loader.rawValue,
+        books: scheduler.books, loader: loaderName,
         device: display.description.name)
     switch request.stats {
     case .json?: try writeOutput(statistics.json)
