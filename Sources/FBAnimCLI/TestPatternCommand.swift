@@ -38,25 +38,28 @@ func runTestPattern(_ words: ArraySlice<String>) throws(CLIError) {
 struct TestPatternText {
     var lines: [String]
 
-    /// For a display being played on: its name, then its mode, format, the
-    /// frame rate and how far the picture is turned.
+    /// For a display being played on: its name, then its mode, format and
+    /// the frame rate, then how far the picture is turned (when it is).
     static func playing(_ display: DisplayDescription, fps: Int, style: LoaderStyle)
         -> TestPatternText
     {
         var mode = "\(display.width)x\(display.height)"
         if let hz = display.refreshHz { mode += "@\(hz)" }
-        var second = "\(mode) \(display.format.name) \(fps) fps"
-        if style.rotation != .degrees0 { second += ", turned \(style.rotation.rawValue)" }
-        return TestPatternText(lines: [display.name, second])
+        return TestPatternText(
+            lines: [display.name, "\(mode) \(display.format.name) \(fps) fps"]
+                + turn(style.rotation))
     }
 
     /// For `fbanim render testpattern`.
     static func rendering(width: Int, height: Int, format: PixelFormat, rotation: Rotation)
         -> TestPatternText
     {
-        var second = "\(width)x\(height) \(format.name)"
-        if rotation != .degrees0 { second += ", turned \(rotation.rawValue)" }
-        return TestPatternText(lines: ["fbanim render", second])
+        TestPatternText(
+            lines: ["fbanim render", "\(width)x\(height) \(format.name)"] + turn(rotation))
+    }
+
+    private static func turn(_ rotation: Rotation) -> [String] {
+        rotation == .degrees0 ? [] : ["turned \(rotation.rawValue) clockwise"]
     }
 
     /// The pattern for a picture of `width` x `height` (before rotation),

@@ -59,9 +59,10 @@ public struct TestPattern: Loader {
     }
 
     /// The em sizes, in pixels, to lay the text out at for a picture of
-    /// `width` x `height`: TOP as tall as the arrow (0.4 of the top third),
+    /// `width` x `height`: TOP as tall as the arrow (0.34 of the top third),
     /// the bar labels at most 0.3 of a third and half a bar, the info lines
-    /// at most 0.17 of a third and W/22 (but 10 at least).
+    /// (three fit under the arrow) at most 0.15 of a third and W/22 (but 10
+    /// at least).
     public static func textSizes(width: Int, height: Int) -> (
         top: Double, label: Double, info: Double
     ) {
@@ -70,7 +71,7 @@ public struct TestPattern: Loader {
         return (
             arrowHeight(width: width, height: height),
             min(0.3 * third, w / 8),
-            min(0.17 * third, max(w / 22, 10))
+            min(0.15 * third, max(w / 22, 10))
         )
     }
 
@@ -84,7 +85,7 @@ public struct TestPattern: Loader {
     }
 
     private static func arrowHeight(width: Int, height: Int) -> Double {
-        min(0.4 * Double(height) / 3, 0.2 * Double(width))
+        min(0.34 * Double(height) / 3, 0.2 * Double(width))
     }
 
     public func frame(at t: Double, into ops: inout [DrawOp]) {
@@ -95,13 +96,13 @@ public struct TestPattern: Loader {
         let a = TestPattern.arrowHeight(width: width, height: height)
         let gap = top == nil ? 0 : 0.25 * a
         let rowWidth = 0.6 * a + gap + (top?.width ?? 0)
-        let rowTop = 0.08 * third
+        let rowTop = 0.06 * third
         let left = (w - rowWidth) / 2
         ops.append(DrawOp(.path(arrow(x: left, y: rowTop, height: a)), paint: .solid(.white)))
         if let top {
             place(top, x: left + 0.6 * a + gap, y: rowTop + (a - top.height) / 2, .white, &ops)
         }
-        var y = rowTop + a + 0.08 * third
+        var y = rowTop + a + 0.06 * third
         for line in info {
             place(line, x: (w - line.width) / 2, y: y, .white, &ops)
             y += line.height
