@@ -155,5 +155,5 @@ func boardMismatch(_ request: PlayRequest, _ display: DisplayDescription) -> Str
     return oneLine(
         "fbanim: warning: the board profile \(shown(path)) describes a \(wanted.joined(separator: " "))"
             + " panel, but \(display.name) is \(found.joined(separator: " ")): another display, or "
-            + "its overlay turns it otherwise (see 'Check it' in boards/README.md)") + "\n"
+            + "one set up otherwise (see 'Check it' in boards/README.md)") + "\n"
 }

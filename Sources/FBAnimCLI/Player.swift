@@ -87,7 +87,7 @@ final class LoaderPlayer: FramePresenter {
         // A display that changed size (a resized terminal) needs a renderer of its size.
         if renderer.map({ $0.width != s.width || $0.height != s.height }) ?? true {
             var style = self.style
-            if fitsDisplay {
+            if fitsDisplay && makePicture == nil {
                 // At scale 1 every loader fits in 240 px; keep a margin.
                 style.scale = max(0.05, min(64, Double(min(s.width, s.height)) / 240))
             }
