@@ -5,29 +5,44 @@ import Glibc
 /// A board profile (`boards/*.conf`) or the splash's configuration
 /// (`/etc/fbanim/fbanim.conf`): defaults for the command line.
 ///
-/// Versioned data, checked before use: every value goes through the parser
-/// of the command-line option of the same name, and an error names the
-/// file, the line and the key. `key = value` a line; `#` starts a comment
-/// outside double quotes; a value in double quotes keeps its `#` and
-/// blanks; lines may end in CR LF.
+/// Versioned data, checked before use (boards/README.md, "Format"): a
+/// board profile starts with the format line `fbanim-board 1`, must name
+/// its `device`, and every value goes through the parser of the option of
+/// the same name; an error names the file, the line and the key. `key =
+/// value` a line; `#` starts a comment outside double quotes; a value in
+/// double quotes keeps its `#` and blanks; lines may end in CR LF. The
+/// parsing itself is in BoardProfileParser.swift.
 struct BoardProfile: Equatable {
     /// The file it was read from.
     let path: String
+    /// The version its format line gives (1); `nil` for a file written
+    /// before profiles had the line, read as version 1.
+    var version: Int?
     /// Option values by key, as words (already checked).
-    private(set) var values: [OptionKey: String] = [:]
+    var values: [OptionKey: String] = [:]
     /// The loader to play when the command line names none.
-    private(set) var loader: String?
+    var loader: String?
+    /// The kernel modules the initramfs hook copies (`initramfs-modules`).
+    var initramfsModules: [String] = []
+    /// The line each key was set on, for problems found between keys.
+    var keyLines: [String: Int] = [:]
+
+    /// The format version this fbanim reads and writes.
+    static let formatVersion = 1
+    /// The first word of a board profile's format line.
+    static let formatWord = "fbanim-board"
 
     /// What a file may set.
     enum Kind {
-        /// A board profile: the look and pacing options of `play`.
+        /// A board profile: the display and the look and pacing options of `play`.
         case board
         /// `fbanim.conf`: those, the board to start from, and the message.
         case configuration
 
         var keys: [OptionKey] {
             switch self {
-            case .board: return [.device, .rotate, .fps, .scale, .color, .background]
+            case .board:
+                return [.device, .format, .size, .rotate, .fps, .scale, .color, .background]
             case .configuration:
                 return [
                     .board, .device, .rotate, .fps, .scale, .color, .background, .font, .message,
@@ -37,6 +52,10 @@ struct BoardProfile: Equatable {
         }
         /// Keys the runtime leaves to others (the initramfs hook reads them).
         var passiveKeys: [String] { self == .board ? ["initramfs-modules"] : [] }
+        /// Keys a file of this kind must set.
+        var requiredKeys: [OptionKey] { self == .board ? [.device] : [] }
+        /// How errors call such a file.
+        var noun: String { self == .board ? "board profile" : "configuration file" }
     }
 
     /// Where `--board NAME` looks for `NAME.conf`, in order.
@@ -51,6 +70,8 @@ struct BoardProfile: Equatable {
 
     /// Reads the profile `word` names: a file path (with `/` or ending in
     /// `.conf`), else a profile name looked up in `searchPaths(for:)`.
+    /// - Throws: `CLIError`: 64 for a bad name or a bad profile (naming the
+    ///   file and the line), 66 when no such profile exists, 77 without permission.
     static func load(_ word: String) throws(CLIError) -> BoardProfile {
         let isPath = word.contains("/") || word.hasSuffix(".conf")
         if !isPath
@@ -61,7 +82,8 @@ struct BoardProfile: Equatable {
                 "The value '\(word)' is invalid for '--board <name|file>': not a board name", .play)
         }
         let candidates = isPath ? [word] : searchPaths(for: word)
-        for path in candidates where pathExists(path) {
+        // A link that leads nowhere (or round in a loop) is a bad profile, not a missing one.
+        for path in candidates where pathExists(path) || isSymbolicLink(path) {
             return try parse(readProfile(path), path: path, kind: .board)
         }
         throw .noInput(
@@ -82,113 +104,34 @@ struct BoardProfile: Equatable {
     }
 
     /// Parses the text of a profile; `path` names it in errors.
-    /// - Throws: `CLIError.usage` naming the file, the line and the key.
+    /// - Throws: `CLIError.usage` naming the file, the line and the key of
+    ///   the first problem.
     static func parse(_ text: String, path: String, kind: Kind) throws(CLIError) -> BoardProfile {
-        var profile = BoardProfile(path: path)
-        for (number, line) in lines(text) {
-            if let problem = profile.take(line, kind: kind) {
-                throw .usage("\(path):\(number): \(problem)", .play)
-            }
+        let (profile, problems) = scan(text, path: path, kind: kind)
+        if let first = problems.first {
+            throw .usage("\(path):\(first.line): \(first.reason)", .play)
         }
         return profile
     }
 
-    /// Parses what can be parsed: a bad line is reported and skipped (a
-    /// splash never stops for its configuration).
+    /// Parses what can be parsed: a bad line is reported and skipped, a file
+    /// that cannot be a profile at all (not text, another format version)
+    /// is reported once and gives no values (a splash never stops for its
+    /// configuration).
     static func parseLeniently(_ text: String, path: String, kind: Kind) -> (
         BoardProfile, problems: [String]
     ) {
-        var profile = BoardProfile(path: path)
-        var problems: [String] = []
-        for (number, line) in lines(text) {
-            if let problem = profile.take(line, kind: kind) {
-                problems.append(oneLine("\(path):\(number): \(problem); line ignored"))
-            }
+        let (profile, problems) = scan(text, path: path, kind: kind)
+        if let whole = problems.first(where: \.dropsFile) {
+            return (
+                BoardProfile(path: path),
+                [oneLine("\(path):\(whole.line): \(whole.reason); file ignored")]
+            )
         }
-        return (profile, problems)
-    }
-
-    /// The file's lines with their numbers from 1, split at LF (a CR before
-    /// it is dropped: files edited on Windows work).
-    static func lines(_ text: String) -> [(Int, Substring.UnicodeScalarView)] {
-        text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
-            .map { index, line in
-                var line = line
-                if line.last == "\r" { line.removeLast() }
-                return (index + 1, line)
-            }
-    }
-
-    /// Takes one line; returns what is wrong with it, if anything.
-    private mutating func take(_ line: Substring.UnicodeScalarView, kind: Kind) -> String? {
-        guard let (key, value) = BoardProfile.split(line) else {
-            return "expected 'key = value', found '\(shown(String(line)))'"
+        let said = problems.map { problem in
+            oneLine("\(path):\(problem.line): \(problem.reason); \(problem.consequence)")
         }
-        if key.isEmpty && value.isEmpty { return nil }
-        let known = kind.keys.map(\.rawValue) + ["loader"] + kind.passiveKeys
-        guard known.contains(key) else {
-            return "unknown key '\(shown(key))' (known: \(known.joined(separator: ", ")))"
-        }
-        if kind.passiveKeys.contains(key) { return nil }
-        if value.isEmpty {
-            let comment =
-                String(line).contains("#") ? " ('#' starts a comment: write colours as RRGGBB)" : ""
-            return "no value for '\(key)'\(comment)"
-        }
-        if key == "loader" {
-            guard loader == nil else { return "'loader' is set twice" }
-            do {
-                _ = try parseLoader(value)
-            } catch {
-                return "bad loader '\(shown(value))': \(error.reason)"
-            }
-            loader = value
-            return nil
-        }
-        let option = OptionKey(rawValue: key)!
-        guard values[option] == nil else { return "'\(key)' is set twice" }
-        do {
-            try BoardProfile.check(option, value)
-        } catch {
-            return "bad \(key) '\(shown(value))': \(error.reason)"
-        }
-        values[option] = value
-        return nil
-    }
-
-    /// `key = value` with blanks trimmed and the comment removed; `("", "")`
-    /// for a blank or comment line; `nil` for a line without `=`.
-    static func split(_ line: Substring.UnicodeScalarView) -> (String, String)? {
-        var quoted = false
-        var content = String.UnicodeScalarView()
-        for scalar in line {
-            if scalar == "\"" { quoted.toggle() }
-            if scalar == "#" && !quoted { break }
-            content.append(scalar)
-        }
-        let text = String(content)
-        if text.allSatisfy({ $0 == " " || $0 == "\t" }) { return ("", "") }
-        guard let equals = text.firstIndex(of: "=") else { return nil }
-        let key = trimmed(text[..<equals])
-        var value = trimmed(text[text.index(after: equals)...])
-        if value.count >= 2, value.first == "\"", value.last == "\"" {
-            value = String(value.dropFirst().dropLast())
-        }
-        return (key, value)
-    }
-
-    /// Runs the option's own parser on `value`.
-    private static func check(_ key: OptionKey, _ value: String) throws(InvalidValue) {
-        switch key {
-        case .device: _ = try parseDevice(value)
-        case .rotate: _ = try parseRotation(value)
-        case .fps: _ = try parseFPS(value)
-        case .scale: _ = try parseScale(value)
-        case .color, .background, .textColor: _ = try parseColor(value)
-        case .board: _ = try parseBoardName(value)
-        case .font, .message: _ = try parseText(value)
-        default: preconditionFailure("not a profile key: \(key)")
-        }
+        return (profile, said)
     }
 
     /// `parsed` with the profile's values wherever the command line gave none.
@@ -216,8 +159,10 @@ func parseText(_ word: String) throws(InvalidValue) -> String {
 }
 
 /// The CLI error for a profile that cannot be read: 77 without permission,
-/// 66 when missing, 64 for something that is not a profile file.
-func profileError(_ path: String, _ error: SystemError, what: String = "board profile") -> CLIError {
+/// 66 when missing, 64 for something that is not a profile file (a
+/// directory, a device, a link loop, more than 1 MiB).
+func profileError(_ path: String, _ error: SystemError, what: String = "board profile") -> CLIError
+{
     let shownPath = shown(path)
     switch error.errno {
     case ENOENT, ENOTDIR: return .noInput("no such \(what) '\(shownPath)'")
@@ -225,6 +170,8 @@ func profileError(_ path: String, _ error: SystemError, what: String = "board pr
     case EISDIR: return .usage("\(what) '\(shownPath)' is a directory", .play)
     case EFBIG: return .usage("\(what) '\(shownPath)' is larger than 1 MiB", .play)
     case EINVAL: return .usage("\(what) '\(shownPath)' is not a regular file", .play)
+    case ELOOP: return .usage("\(what) '\(shownPath)' is a loop of symbolic links", .play)
+    case ENAMETOOLONG: return .usage("\(what) path '\(shownPath)' is too long", .play)
     default: return .noInput("cannot read \(what) '\(shownPath)': \(error.reason)")
     }
 }
@@ -233,8 +180,8 @@ func profileError(_ path: String, _ error: SystemError, what: String = "board pr
 /// characters escaped, at most 80 characters.
 func shown(_ text: String) -> String { loggable(text, limit: 80) }
 
-private func trimmed(_ text: Substring) -> String {
-    String(
-        text.drop(while: { $0 == " " || $0 == "\t" }).reversed()
-            .drop(while: { $0 == " " || $0 == "\t" }).reversed())
+/// Whether `path` is a symbolic link (`lstat`), whatever it points to.
+private func isSymbolicLink(_ path: String) -> Bool {
+    var info = stat()
+    return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
 }

@@ -6,6 +6,8 @@ enum Command: String, CaseIterable, Sendable {
     case render
     /// `fbanim devices`: lists the displays fbanim finds (DevicesCommand.swift).
     case devices
+    /// `fbanim testpattern`: the bring-up picture, played (TestPatternCommand.swift).
+    case testpattern
     /// `fbanim splash`: play as the boot splash, with its control channels (Splash.swift).
     case splash
     /// `fbanim ctl COMMAND [VALUE]`: talk to a running splash (CtlCommand.swift).
@@ -25,9 +27,13 @@ enum Command: String, CaseIterable, Sendable {
         case .play: return "Play a loader on a display."
         case .render: return "Draw one frame of a loader to a PNG or PPM file."
         case .devices: return "List the displays fbanim finds and the one it would use."
-        case .splash: return "Play as the boot splash: wait for the display, take progress and messages."
+        case .testpattern:
+            return "Show a test pattern: which way is up, colour order, tearing, mode and rate."
+        case .splash:
+            return "Play as the boot splash: wait for the display, take progress and messages."
         case .ctl: return "Tell a running splash the boot's progress, a message, or to quit."
-        case .restoreConsole: return "Put the console back in text mode (after a splash was killed)."
+        case .restoreConsole:
+            return "Put the console back in text mode (after a splash was killed)."
         }
     }
 
@@ -54,11 +60,15 @@ enum Command: String, CaseIterable, Sendable {
             return """
                 Draws the loader as it looks --time seconds after it appeared, in the pixel \
                 format --format, and writes that frame to --output as PNG or binary PPM (P6, \
-                8 bits a channel), chosen by the file's extension. For example:
+                8 bits a channel), chosen by the file's extension. The loader testpattern is \
+                the picture of 'fbanim testpattern' (--scale, --color, --background, \
+                --message and --progress do not change it). For example:
 
                   fbanim render ring --size 240x240 --time 1.5 --output ring.png
+                  fbanim render testpattern --size 320x240 --time 0 --output tp.png
                 """
         case .devices: return devicesDiscussion
+        case .testpattern: return testPatternDiscussion
         case .splash: return splashDiscussion
         case .ctl: return ctlDiscussion
         case .restoreConsole:
@@ -71,4 +81,3 @@ enum Command: String, CaseIterable, Sendable {
         }
     }
 }
-

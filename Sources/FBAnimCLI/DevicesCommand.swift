@@ -1,12 +1,18 @@
+import FBBoot
+import FBDisplay
 import FBLinux
 import FBRaster
 
 /// The help paragraph of `fbanim devices`.
 let devicesDiscussion = """
-    Lists each DRM/KMS device (/dev/dri/cardN) with its driver, connectors, their status and \
-    modes, and the formats of its primary plane; each framebuffer device (/dev/fbN) with its \
-    size and pixel format; and the device fbanim plays on without --device. Opens the devices \
-    without taking them over: nothing on screen changes.
+    Lists what a board profile or --device needs: each DRM/KMS device (/dev/dri/cardN) with \
+    the stable names that find it whatever its number (drm:DRIVER, drm:DRIVER:CONNECTOR for \
+    each connected output, its /dev/dri/by-path links), its driver, its connectors with \
+    their type, status, modes and panel orientation (and how far fbanim turns the picture \
+    for it and for video=...,rotate= on the kernel command line), and the formats of its \
+    primary plane; each framebuffer device (/dev/fbN) with its fb:ID name, size, pixel \
+    format and bitfields; and the device fbanim plays on without --device. Opens the \
+    devices without taking them over: nothing on screen changes.
     """
 
 /// `fbanim devices`: what displays this machine has, and which fbanim would use.
@@ -20,18 +26,22 @@ func runDevices(_ words: ArraySlice<String>) throws(CLIError) {
     let framebuffers = DeviceDiscovery.framebuffers().map { DeviceDiscovery.probeFramebuffer($0) }
     try writeOutput(
         devicesListing(
-            cards: cards, framebuffers: framebuffers, isTerminal: StandardStream.output.isTerminal))
+            cards: cards, framebuffers: framebuffers, isTerminal: StandardStream.output.isTerminal,
+            commandLine: KernelCommandLine(BootEnvironment.kernelCommandLine())))
 }
 
-/// The listing, as `fbanim devices` prints it.
+/// The listing, as `fbanim devices` prints it; `commandLine` is the
+/// kernel's (its `video=` options turn pictures).
 func devicesListing(
-    cards: [Result<DRMCardReport, DeviceError>], framebuffers: [FramebufferReport], isTerminal: Bool
+    cards: [Result<DRMCardReport, DeviceError>], framebuffers: [FramebufferReport],
+    isTerminal: Bool,
+    commandLine: KernelCommandLine = KernelCommandLine("")
 ) -> String {
     var text = "DRM/KMS devices:\n"
     if cards.isEmpty { text += "  none (no /dev/dri/card*)\n" }
     for card in cards {
         switch card {
-        case let .success(report): text += describe(report)
+        case let .success(report): text += describe(report, commandLine)
         case let .failure(error): text += "  \(describeFailure(error))\n"
         }
     }
@@ -40,9 +50,14 @@ func devicesListing(
     for fb in framebuffers {
         switch fb.geometry {
         case let .success(g):
-            let name = g.name.isEmpty ? "" : " \(g.name),"
+            text += "  \(fb.path)"
+            if (try? DeviceName.parse("fb:\(g.name)")) != nil {
+                text += ": fb:\(g.name),"
+            } else {
+                text += ":"
+            }
             let pages = g.pages == 2 ? "2 pages (page flipping)" : "1 page"
-            text += "  \(fb.path):\(name) \(g.width)x\(g.height) \(g.format.name) (\(g.layout)), "
+            text += " \(g.width)x\(g.height) \(g.format.name) (\(g.layout)), "
             text += "stride \(g.stride) bytes, \(pages)"
             if let hz = g.refreshHz { text += ", \(hz) Hz" }
             text += "\n"
@@ -55,21 +70,24 @@ func devicesListing(
     return text
 }
 
-private func describe(_ card: DRMCardReport) -> String {
+private func describe(_ card: DRMCardReport, _ commandLine: KernelCommandLine) -> String {
     var text = "  \(card.path): \(card.driver)"
     if !card.driverDescription.isEmpty { text += " (\(card.driverDescription))" }
-    text += "\n"
+    text += "\n    names: " + (["drm:\(card.driver)"] + card.links).joined(separator: ", ") + "\n"
     if card.connectors.isEmpty { text += "    no connectors\n" }
     for connector in card.connectors {
-        text += "    \(connector.name): \(connector.status.rawValue)"
+        text += "    \(connector.name) (\(connector.typeName)): \(connector.status.rawValue)"
+        if connector.status == .connected { text += ", drm:\(card.driver):\(connector.name)" }
         if !connector.modes.isEmpty {
             let shown = connector.modes.prefix(6).map {
                 $0.summary + ($0.isPreferred ? " (preferred)" : "")
             }
-            text += ", \(connector.modes.count) modes: \(shown.joined(separator: ", "))"
+            let count = connector.modes.count
+            text += ", \(count) mode\(count == 1 ? "" : "s"): \(shown.joined(separator: ", "))"
             if connector.modes.count > 6 { text += ", ..." }
         }
         text += "\n"
+        if let turn = turning(connector, commandLine) { text += "      \(turn)\n" }
     }
     let formats =
         card.planeFormats.isEmpty ? "not reported" : card.planeFormats.joined(separator: " ")
@@ -79,6 +97,20 @@ private func describe(_ card: DRMCardReport) -> String {
     text +=
         "shadow \(card.prefersShadow ? "preferred" : "not needed"); fbanim draws \(card.format.name)\n"
     return text
+}
+
+/// The connector's panel orientation and `video=` rotation, and what fbanim
+/// makes of them; `nil` when there is neither.
+private func turning(_ connector: ConnectorInfo, _ commandLine: KernelCommandLine) -> String? {
+    let rotate = commandLine.videoRotation(for: connector.name)
+    guard connector.panelOrientation != nil || rotate != nil else { return nil }
+    var parts: [String] = []
+    if let orientation = connector.panelOrientation {
+        parts.append("panel orientation \(orientation.name)")
+    }
+    if let rotate { parts.append("video=\(connector.name):...,rotate=\(rotate)") }
+    let turn = pictureRotation(orientation: connector.panelOrientation, commandLineDegrees: rotate)
+    return parts.joined(separator: ", ") + ": fbanim turns its picture \(turn) clockwise"
 }
 
 private func describeFailure(_ error: DeviceError) -> String {

@@ -1,5 +1,6 @@
 import FBDisplay
 import FBLinux
+import FBRaster
 
 /// What to tell a user who may not open a display device.
 let permissionHint =
@@ -11,17 +12,18 @@ let permissionHint =
 ///
 /// fbdev and DRM displays hold the console in graphics mode until `close()`.
 func openDisplay(_ request: PlayRequest) throws(CLIError) -> (Display, Bool) {
-    guard let device = request.device else { return try openDefaultDisplay() }
-    return try openNamedDisplay(device)
+    guard let device = request.device else { return try openDefaultDisplay(format: request.format) }
+    return try openNamedDisplay(device, format: request.format)
 }
 
 /// Opens the display `device` names; stable names (`drm:DRIVER[:CONNECTOR]`,
 /// `fb:ID`, links such as `/dev/dri/by-path/...`) are looked up first.
+/// A DRM device draws in `format` when its planes take it.
 /// - Throws: `CLIError` with the exit status of spec/cli.md: 66 when no
 ///   such device exists (yet), 69, 77...
-func openNamedDisplay(_ device: DeviceName, holdsConsole: Bool = true) throws(CLIError) -> (
-    Display, Bool
-) {
+func openNamedDisplay(
+    _ device: DeviceName, format: PixelFormat? = nil, holdsConsole: Bool = true
+) throws(CLIError) -> (Display, Bool) {
     switch device {
     case let .simulated(options):
         return (SimulatedDisplay(options, systemClock: SystemClock()), false)
@@ -30,17 +32,20 @@ func openNamedDisplay(_ device: DeviceName, holdsConsole: Bool = true) throws(CL
     case let .fbdev(path):
         // A link to a DRM card (a udev alias of the user's) is a DRM device.
         if let real = canonicalPath(path), real.hasPrefix("/dev/dri/") {
-            return (try openDRM(path, holdsConsole: holdsConsole), false)
+            return (try openDRM(path, format: format, holdsConsole: holdsConsole), false)
         }
         return (try openFramebuffer(path, holdsConsole: holdsConsole), false)
     case let .drm(path):
-        return (try openDRM(path, holdsConsole: holdsConsole), false)
+        return (try openDRM(path, format: format, holdsConsole: holdsConsole), false)
     case let .drmDriver(driver, connector):
         guard let path = DeviceDiscovery.drmCard(driver: driver, connector: connector) else {
             let screen = connector.map { " with a screen connected to \($0)" } ?? ""
             throw .noInput("no DRM device of driver '\(driver)'\(screen)")
         }
-        return (try openDRM(path, connector: connector, holdsConsole: holdsConsole), false)
+        return (
+            try openDRM(path, connector: connector, format: format, holdsConsole: holdsConsole),
+            false
+        )
     case let .fbID(id):
         guard let path = DeviceDiscovery.framebuffer(id: id) else {
             throw .noInput("no framebuffer device with id '\(id)'")
@@ -56,11 +61,11 @@ func openNamedDisplay(_ device: DeviceName, holdsConsole: Bool = true) throws(CL
 /// is passed over, and so is `/dev/fb0` then: it shows the same screen, under
 /// that program. Permission problems are reported, not passed over: the user
 /// has a display and should learn how to use it.
-func openDefaultDisplay() throws(CLIError) -> (Display, Bool) {
+func openDefaultDisplay(format: PixelFormat? = nil) throws(CLIError) -> (Display, Bool) {
     var busy: DeviceError?
     for path in DeviceDiscovery.drmCards() {
         do throws(DeviceError) {
-            let display = try DRMDisplay(path: path)
+            let display = try DRMDisplay(path: path, format: format)
             display.console = Console.enterGraphics()
             return (display, false)
         } catch {
@@ -97,11 +102,11 @@ func openFramebuffer(_ path: String, holdsConsole: Bool = true) throws(CLIError)
     }
 }
 
-func openDRM(_ path: String, connector: String? = nil, holdsConsole: Bool = true)
-    throws(CLIError) -> DRMDisplay
-{
+func openDRM(
+    _ path: String, connector: String? = nil, format: PixelFormat? = nil, holdsConsole: Bool = true
+) throws(CLIError) -> DRMDisplay {
     do throws(DeviceError) {
-        let display = try DRMDisplay(path: path, connector: connector)
+        let display = try DRMDisplay(path: path, connector: connector, format: format)
         if holdsConsole { display.console = Console.enterGraphics() }
         return display
     } catch {
@@ -128,4 +133,27 @@ private func openTerminal() throws(CLIError) -> TerminalDisplay {
     } catch {
         throw .unavailable("--device term: standard output is not a terminal")
     }
+}
+
+/// One line for stderr when the display that opened is not what the board
+/// profile it came from says (`size`, `format`): a device that is not the
+/// panel (another `/dev/fbN`), or a panel the overlay turned otherwise.
+/// `nil` when they agree, or when the device was not the profile's.
+func boardMismatch(_ request: PlayRequest, _ display: DisplayDescription) -> String? {
+    guard let path = request.boardPath else { return nil }
+    var wanted: [String] = []
+    var found: [String] = []
+    if let size = request.size, size != (display.width, display.height) {
+        wanted.append("\(size.width)x\(size.height)")
+        found.append("\(display.width)x\(display.height)")
+    }
+    if let format = request.format, format != display.format {
+        wanted.append(format.name)
+        found.append(display.format.name)
+    }
+    guard !wanted.isEmpty else { return nil }
+    return oneLine(
+        "fbanim: warning: the board profile \(shown(path)) describes a \(wanted.joined(separator: " "))"
+            + " panel, but \(display.name) is \(found.joined(separator: " ")): another display, or "
+            + "one set up otherwise (see 'Check it' in boards/README.md)") + "\n"
 }

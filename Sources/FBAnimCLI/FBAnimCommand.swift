@@ -30,6 +30,8 @@ public enum FBAnimCommand {
             try runRender(words.dropFirst())
         case "devices":
             try runDevices(words.dropFirst())
+        case "testpattern":
+            try runTestPattern(words.dropFirst())
         case "splash":
             try runSplash(words.dropFirst())
         case "ctl":

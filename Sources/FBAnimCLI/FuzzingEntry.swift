@@ -15,11 +15,14 @@
                 precondition(message.hasPrefix("Error: fuzz.conf:"), message)
                 precondition(message.dropLast().allSatisfy { !$0.isNewline }, message)
             }
-            let (profile, problems) = BoardProfile.parseLeniently(text, path: "fuzz.conf", kind: kind)
+            let (profile, problems) = BoardProfile.parseLeniently(
+                text, path: "fuzz.conf", kind: kind)
             check(profile, kind)
-            precondition(problems.count <= lines)
+            // One a line at most, plus the file's own: a missing device, two contradictions.
+            precondition(problems.count <= lines + 3)
             for problem in problems {
-                precondition(problem.hasPrefix("fuzz.conf:") && !problem.contains(where: \.isNewline))
+                precondition(
+                    problem.hasPrefix("fuzz.conf:") && !problem.contains(where: \.isNewline))
             }
         }
     }
@@ -30,6 +33,7 @@
             precondition(kind.keys.contains(key), "\(key) is not a \(kind) key")
             precondition(!value.contains(where: \.isNewline))
         }
+        precondition(profile.version == nil || profile.version == BoardProfile.formatVersion)
         if let loader = profile.loader { precondition((try? parseLoader(loader)) != nil) }
     }
 }

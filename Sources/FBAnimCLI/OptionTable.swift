@@ -55,8 +55,14 @@ struct ArgumentSpec: Sendable {
 enum OptionTable {
     static let arguments: [ArgumentSpec] = [
         ArgumentSpec(
-            name: "loader", commands: [.play, .render],
+            name: "loader", commands: [.play],
             help: "The loader to draw: ring, radar, spinner or orbit."),
+        ArgumentSpec(
+            name: "loader", commands: [.render],
+            help: """
+                The loader to draw: ring, radar, spinner or orbit; or testpattern, the picture \
+                of 'fbanim testpattern'.
+                """),
         ArgumentSpec(
             name: "loader", commands: [.splash],
             help: """
@@ -77,10 +83,14 @@ enum OptionTable {
     /// Every option, in the order help lists them.
     static let options: [OptionSpec] = [
         OptionSpec(
-            key: .device, short: nil, valueName: "device", commands: [.play, .splash], isRequired: false,
+            key: .device, short: nil, valueName: "device",
+            commands: [.play, .splash, .testpattern], isRequired: false,
             help: """
-                The display: /dev/fbN (a Linux framebuffer), /dev/dri/cardN (DRM/KMS), term \
-                (this terminal, in 24-bit colour half blocks, fitted to its size) or \
+                The display: /dev/fbN (a Linux framebuffer), /dev/dri/cardN (DRM/KMS), \
+                drm:DRIVER[:CONNECTOR] (the DRM device of that driver, as drm:vc4:DSI-1), fb:ID \
+                (the framebuffer with that id, as fb:fb_ili9340), a link to one \
+                (/dev/dri/by-path/...), term (this terminal, in 24-bit colour half blocks, \
+                fitted to its size) or \
                 sim:WxH[:FORMAT][?key=value&...], a display in memory (FORMAT as in render, \
                 default xrgb8888; keys refresh=HZ, default 60; present_ms=MS, how long a \
                 present takes, default 0; clock=virtual, a clock of its own that jumps instead \
@@ -112,23 +122,27 @@ enum OptionTable {
                 xbgr8888, argb8888 or rgb888. 16-bit formats are dithered.
                 """, defaultValue: "xrgb8888"),
         OptionSpec(
-            key: .fps, short: nil, valueName: "n", commands: [.play, .splash], isRequired: false,
+            key: .fps, short: nil, valueName: "n", commands: [.play, .splash, .testpattern],
+            isRequired: false,
             help: "Target frame rate, in frames per second, from 1 to 240.", defaultValue: "30"),
         OptionSpec(
-            key: .frames, short: nil, valueName: "n", commands: [.play, .splash], isRequired: false,
+            key: .frames, short: nil, valueName: "n", commands: [.play, .splash, .testpattern],
+            isRequired: false,
             help: """
                 Stop after this many frame slots (1/fps seconds each, whether a frame was \
                 shown in it or dropped).
                 """, defaultValue: nil),
         OptionSpec(
-            key: .duration, short: nil, valueName: "seconds", commands: [.play, .splash],
+            key: .duration, short: nil, valueName: "seconds",
+            commands: [.play, .splash, .testpattern],
             isRequired: false,
             help: """
                 Stop after this many seconds (of the display's clock: virtual seconds with \
                 clock=virtual).
                 """, defaultValue: nil),
         OptionSpec(
-            key: .scale, short: nil, valueName: "x", commands: [.play, .render, .splash], isRequired: false,
+            key: .scale, short: nil, valueName: "x", commands: [.play, .render, .splash],
+            isRequired: false,
             help: """
                 Size of the loader, in pixels per design point: every length of the loader's \
                 design is multiplied by it, so 2 draws it twice as large. Greater than 0, at \
@@ -150,20 +164,24 @@ enum OptionTable {
                 The opaque colour behind the loader: six hex digits, an optional leading '#'.
                 """, defaultValue: "000000"),
         OptionSpec(
-            key: .rotate, short: nil, valueName: "degrees", commands: [.play, .render, .splash],
+            key: .rotate, short: nil, valueName: "degrees",
+            commands: [.play, .render, .splash, .testpattern],
             isRequired: false,
             help: """
                 Rotates the whole picture clockwise in the framebuffer, for panels mounted \
                 sideways: 0, 90, 180 or 270.
                 """, defaultValue: "0"),
         OptionSpec(
-            key: .board, short: nil, valueName: "name|file", commands: [.play, .splash], isRequired: false,
+            key: .board, short: nil, valueName: "name|file",
+            commands: [.play, .splash, .testpattern], isRequired: false,
             help: """
-                Take defaults (device, rotation, frame rate, scale, colours) from a board \
-                profile in boards/ or a file; options on the command line win.
+                Take defaults (device, pixel format, rotation, frame rate, scale, colours) from \
+                a board profile in boards/ or a file (see 'fbanim devices' to choose one); \
+                options on the command line win.
                 """, defaultValue: nil),
         OptionSpec(
-            key: .stats, short: nil, valueName: "json|text", commands: [.play, .splash], isRequired: false,
+            key: .stats, short: nil, valueName: "json|text",
+            commands: [.play, .splash, .testpattern], isRequired: false,
             help: """
                 On exit, print the frame statistics: json as one object on standard output \
                 (frames_presented, frames_dropped, frames_late, fps_target, fps_achieved, \

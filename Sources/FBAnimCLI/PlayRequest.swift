@@ -25,16 +25,24 @@ struct PlayRequest: Sendable {
     var stats: StatsFormat?
     /// The message line, its font file and colour.
     var text = TextRequest()
+    /// A board profile's `format`: the pixel format to draw in where the
+    /// device lets fbanim choose (DRM), else the one it should have.
+    var format: PixelFormat?
+    /// A board profile's `size`: the picture size the device should have.
+    var size: (width: Int, height: Int)?
+    /// The board profile the device came from, when it did: its `size` and
+    /// `format` are checked against the display then.
+    var boardPath: String?
 
     /// Checks and converts the words of a play command line.
     /// - Throws: `CLIError.usage` naming the first bad word.
-    init(_ commandLine: ParsedCommandLine) throws(CLIError) {
+    init(_ commandLine: ParsedCommandLine, for command: Command = .play) throws(CLIError) {
         // A board profile fills in what the command line leaves out.
-        let parsed =
-            try commandLine[.board].map { word throws(CLIError) in
-                try BoardProfile.load(word).filling(commandLine)
-            } ?? commandLine
-        try self.init(checked: parsed, for: .play)
+        let profile = try commandLine[.board].map { word throws(CLIError) in
+            try BoardProfile.load(word)
+        }
+        try self.init(checked: profile?.filling(commandLine) ?? commandLine, for: command)
+        if let profile, commandLine[.device] == nil { boardPath = profile.path }
     }
 
     /// Checks and converts words already merged from every source (for
@@ -54,8 +62,11 @@ struct PlayRequest: Sendable {
         let rotation = try value(.rotate, parseRotation)
         let stats = try value(.stats, parseStatsFormat)
         let text = try TextRequest(parsed, for: command)
+        // Only a board profile sets these for play (render's --format and --size are its own).
+        format = try value(.format, parsePixelFormat)
+        size = try value(.size, parseSize)
         try checkRequired(parsed, for: command)
-        guard let loader = loader ?? (command == .splash ? .ring : nil) else {
+        guard let loader = loader ?? (command == .play ? nil : .ring) else {
             preconditionFailure("play: the loader slipped through")
         }
 

@@ -37,11 +37,13 @@ protocol FrameInputs: AnyObject {
 final class LoaderPlayer: FramePresenter {
     let display: Display
     let kind: LoaderKind
+    /// The style as drawn: the request's, turned further by the display's
+    /// `panelRotation` (a DRM panel's orientation, `video=...,rotate=`).
     let style: LoaderStyle
     /// Fit the loader to the display (a terminal) instead of `style.scale`.
     let fitsDisplay: Bool
     /// Progress and message, if anything drives them.
-    let inputs: FrameInputs?
+    var inputs: FrameInputs?
     /// Added to the scheduler's time: a splash that moved to another
     /// display goes on where the animation was.
     var timeOffset = 0.0
@@ -49,6 +51,9 @@ final class LoaderPlayer: FramePresenter {
     private(set) var presented = 0
     /// Called once, after the first frame is presented (a splash tells systemd it is ready).
     var onFirstFrame: (() -> Void)?
+    /// Makes the picture for a screen instead of `kind`'s loader (the test
+    /// pattern): given the picture's width and height before rotation, drawn at scale 1.
+    var makePicture: ((_ width: Int, _ height: Int) -> any Loader)?
     private var renderer: FrameRenderer?
     private var back: BackBuffer?
 
@@ -58,6 +63,8 @@ final class LoaderPlayer: FramePresenter {
     ) {
         self.display = display
         self.kind = kind
+        var style = style
+        style.rotation = style.rotation.adding(display.panelRotation)
         self.style = style
         self.fitsDisplay = fitsDisplay
         self.inputs = inputs
@@ -80,11 +87,18 @@ final class LoaderPlayer: FramePresenter {
         // A display that changed size (a resized terminal) needs a renderer of its size.
         if renderer.map({ $0.width != s.width || $0.height != s.height }) ?? true {
             var style = self.style
-            if fitsDisplay {
+            if fitsDisplay && makePicture == nil {
                 // At scale 1 every loader fits in 240 px; keep a margin.
                 style.scale = max(0.05, min(64, Double(min(s.width, s.height)) / 240))
             }
-            renderer = FrameRenderer(kind: kind, width: s.width, height: s.height, style: style)
+            if let makePicture {
+                let turned = style.rotation.isQuarterTurn
+                renderer = FrameRenderer(
+                    loader: makePicture(turned ? s.height : s.width, turned ? s.width : s.height),
+                    width: s.width, height: s.height, style: style)
+            } else {
+                renderer = FrameRenderer(kind: kind, width: s.width, height: s.height, style: style)
+            }
             age = 0
         }
         guard let renderer else { preconditionFailure("no renderer") }
@@ -121,8 +135,9 @@ final class FixedMessage: FrameInputs {
     func stillUntil(_ time: Double) -> Double { .infinity }
 }
 
-/// Plays `request` until it ends, then restores the display and prints the books.
-func play(_ request: PlayRequest) throws(CLIError) {
+/// Plays `request` until it ends (the test pattern instead of its loader
+/// when `testPattern`), then restores the display and prints the books.
+func play(_ request: PlayRequest, testPattern: Bool = false) throws(CLIError) {
     do {
         try SignalFlags.install()
     } catch {
@@ -131,12 +146,22 @@ func play(_ request: PlayRequest) throws(CLIError) {
     // The font first: a bad one is reported before the screen changes.
     let typesetter = try MessageTypesetter(request.text, scale: request.style.scale)
     let (display, fits) = try openDisplay(request)
-    let line = request.text.message.flatMap {
-        typesetter.line($0, on: display.description, rotation: request.style.rotation)
+    if let warning = boardMismatch(request, display.description) {
+        StandardStream.error.write(warning)
     }
     let player = LoaderPlayer(
         display: display, kind: request.loader, style: request.style,
-        fitsDisplay: fits && !request.scaleGiven, inputs: line.map { FixedMessage($0) })
+        fitsDisplay: fits && !request.scaleGiven)
+    if testPattern {
+        player.makePicture = testPatternMaker(
+            TestPatternText.playing(display.description, fps: request.fps, style: player.style))
+    } else {
+        // Cut to the width of the picture as drawn, the panel's turn included.
+        player.inputs = request.text.message.flatMap {
+            typesetter.line($0, on: display.description, rotation: player.style.rotation)
+        }.map { FixedMessage($0) }
+    }
+    let loaderName = testPattern ? "testpattern" : request.loader.rawValue
     let scheduler = FrameScheduler(fps: request.fps, clock: display.clock ?? SystemClock())
     let name = display.description.name
     var failure: CLIError?
@@ -147,7 +172,7 @@ func play(_ request: PlayRequest) throws(CLIError) {
             shouldStop: {
                 if SignalFlags.takeStatsRequest() {
                     let s = Statistics.running(
-                        books: scheduler.books, loader: request.loader.rawValue,
+                        books: scheduler.books, loader: loaderName,
                         device: display.description.name)
                     // A reader that stopped reading costs these books, never a frame.
                     StandardStream.error.writeWithoutBlocking(s.text)
@@ -165,7 +190,7 @@ func play(_ request: PlayRequest) throws(CLIError) {
     display.close()
     if let failure { throw failure }
     let statistics = Statistics(
-        books: scheduler.books, loader: request.loader.rawValue,
+        books: scheduler.books, loader: loaderName,
         device: display.description.name)
     switch request.stats {
     case .json?: try writeOutput(statistics.json)

@@ -5,7 +5,8 @@ import FBRaster
 
 /// Everything `fbanim render` needs, checked: building one never fails later.
 struct RenderRequest: Sendable {
-    var loader: LoaderKind
+    /// The loader, or `nil` for the test pattern.
+    var loader: LoaderKind?
     var width: Int
     var height: Int
     /// Seconds since the loader appeared, `0...1e9`.
@@ -28,7 +29,8 @@ struct RenderRequest: Sendable {
         func value<T>(_ key: OptionKey, _ parse: (String) throws(InvalidValue) -> T)
             throws(CLIError) -> T?
         { try parsed.value(key, for: .render, parse) }
-        let loader = try parsed.loader(for: .render)
+        let isPattern = parsed.arguments.first == "testpattern"
+        let loader = isPattern ? nil : try parsed.loader(for: .render)
         let size = try value(.size, parseSize)
         let time = try value(.time, parseTime)
         let fileFormat = try value(.output, parseOutputFormat)
@@ -40,7 +42,9 @@ struct RenderRequest: Sendable {
         let text = try TextRequest(parsed, for: .render)
         let progress = try value(.progress, parseProgress)
         try checkRequired(parsed, for: .render)
-        guard let loader, let size, let time, let fileFormat, let output = parsed[.output] else {
+        guard loader != nil || isPattern, let size, let time, let fileFormat,
+            let output = parsed[.output]
+        else {
             // checkRequired has thrown for anything missing.
             preconditionFailure("render: a required value slipped through")
         }
@@ -94,15 +98,29 @@ func render(_ request: RenderRequest) throws(CLIError) {
     } catch {
         throw .cannotWrite(path: request.output, error)
     }
-    let typesetter = try MessageTypesetter(request.text, scale: request.style.scale)
-    let turned = request.style.rotation == .degrees90 || request.style.rotation == .degrees270
-    let message = request.text.message.flatMap {
-        typesetter.line($0, pictureWidth: turned ? request.height : request.width)
+    let buffer: PixelBuffer
+    let turned = request.style.rotation.isQuarterTurn
+    if let loader = request.loader {
+        let typesetter = try MessageTypesetter(request.text, scale: request.style.scale)
+        let message = request.text.message.flatMap {
+            typesetter.line($0, pictureWidth: turned ? request.height : request.width)
+        }
+        buffer = renderFrame(
+            loader, width: request.width, height: request.height,
+            format: request.pixelFormat, style: request.style, time: request.time,
+            progress: request.progress, message: message)
+    } else {
+        // The test pattern: full screen, pixel for pixel, on black.
+        let text = TestPatternText.rendering(
+            width: request.width, height: request.height, format: request.pixelFormat,
+            rotation: request.style.rotation)
+        let pattern = testPatternMaker(text)(
+            turned ? request.height : request.width, turned ? request.width : request.height)
+        let renderer = FrameRenderer(
+            loader: pattern, width: request.width, height: request.height,
+            style: LoaderStyle(rotation: request.style.rotation))
+        buffer = renderFrame(renderer, format: request.pixelFormat, time: request.time)
     }
-    let buffer = renderFrame(
-        request.loader, width: request.width, height: request.height,
-        format: request.pixelFormat, style: request.style, time: request.time,
-        progress: request.progress, message: message)
     let file: [UInt8]
     do {
         file = try request.fileFormat.encode(

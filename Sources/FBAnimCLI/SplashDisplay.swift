@@ -25,7 +25,7 @@ extension SplashSession {
         var opened: Display?
         if let named = request.play.device {
             do throws(CLIError) {
-                opened = try openNamedDisplay(named, holdsConsole: false).0
+                opened = try openNamedDisplay(named, format: request.play.format, holdsConsole: false).0
                 onFallback = false
                 log.reset("wait")
             } catch {
@@ -67,7 +67,7 @@ extension SplashSession {
         var reasons: [String] = []
         for path in DeviceDiscovery.drmCards() {
             do throws(CLIError) {
-                return try openDRM(path, holdsConsole: false)
+                return try openDRM(path, format: request.play.format, holdsConsole: false)
             } catch {
                 reasons.append(error.message.dropLast().replacingErrorPrefix)
             }
@@ -175,7 +175,10 @@ extension SplashSession: FrameInputs {
         if messageChanged, let display {
             messageChanged = false
             renderer.message = message.flatMap {
-                typesetter.line($0, on: display.description, rotation: request.play.style.rotation)
+                // The player's rotation includes the panel's own (Display.panelRotation).
+                typesetter.line(
+                    $0, on: display.description,
+                    rotation: player?.style.rotation ?? request.play.style.rotation)
             }
         }
         defer { redrawWhole = false }

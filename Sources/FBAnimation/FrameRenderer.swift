@@ -1,54 +1,11 @@
 import FBRaster
 
-/// The built-in loaders, by the names the command line uses.
-public enum LoaderKind: String, CaseIterable, Sendable {
-    case ring, radar, spinner, orbit
-}
-
-/// Rotation of the whole picture, clockwise, for panels mounted sideways.
-public enum Rotation: Int, CaseIterable, Sendable {
-    case degrees0 = 0, degrees90 = 90, degrees180 = 180, degrees270 = 270
-}
-
-/// How a loader looks: size, colours, rotation.
-public struct LoaderStyle: Sendable {
-    /// Design points per pixel; every length of the spec is multiplied by it. `0 < scale <= 64`.
-    public var scale: Double = 1
-    /// Replaces the loader's main colour (its alpha is kept); `nil` keeps the spec's colour.
-    public var color: Color? = nil
-    /// The opaque colour behind the loader.
-    public var background: Color = .black
-    public var rotation: Rotation = .degrees0
-
-    public init(
-        scale: Double = 1, color: Color? = nil, background: Color = .black,
-        rotation: Rotation = .degrees0
-    ) {
-        self.scale = scale
-        self.color = color
-        self.background = background
-        self.rotation = rotation
-    }
-}
-
-/// Draws one frame of a loader at time `t` into a new buffer, with the
-/// ring's `progress` driven from outside and a `message` line if given.
-public func renderFrame(
-    _ kind: LoaderKind, width: Int, height: Int, format: PixelFormat, style: LoaderStyle = .init(),
-    time: Double, progress: Double? = nil, message: MessageLine? = nil
-) -> PixelBuffer {
-    let buffer = PixelBuffer(width: width, height: height, format: format)
-    let renderer = FrameRenderer(kind: kind, width: width, height: height, style: style)
-    renderer.progress = progress
-    renderer.message = message
-    renderer.render(time: time, into: buffer.surface)
-    return buffer
-}
-
 /// Draws frames of one loader at one size: keeps the rasterizer's scratch
 /// memory between frames, so a steady frame allocates nothing.
 public final class FrameRenderer {
-    public let kind: LoaderKind
+    /// The built-in loader drawn, or `nil` for a picture handed in
+    /// (`init(loader:...)`: the test pattern).
+    public let kind: LoaderKind?
     public let width: Int
     public let height: Int
     public let style: LoaderStyle
@@ -89,7 +46,23 @@ public final class FrameRenderer {
         width: width, height: height, frames: FrameRenderer.maxAge + 1)
 
     /// - Precondition: `width, height > 0`; `style.scale` finite, in `0 < scale <= 64`.
-    public init(kind: LoaderKind, width: Int, height: Int, style: LoaderStyle = .init()) {
+    public convenience init(kind: LoaderKind, width: Int, height: Int, style: LoaderStyle = .init())
+    {
+        self.init(kind.makeLoader(), kind: kind, width: width, height: height, style: style)
+    }
+
+    /// Draws `loader`'s frames: a picture made for this size (the test
+    /// pattern), its shapes placed like a built-in loader's.
+    /// - Precondition: as `init(kind:...)`.
+    public convenience init(
+        loader: any Loader, width: Int, height: Int, style: LoaderStyle = .init()
+    ) {
+        self.init(loader, kind: nil, width: width, height: height, style: style)
+    }
+
+    private init(
+        _ loader: any Loader, kind: LoaderKind?, width: Int, height: Int, style: LoaderStyle
+    ) {
         precondition(width > 0 && height > 0, "frame size must be positive")
         precondition(
             style.scale.isFinite && style.scale > 0 && style.scale <= 64, "scale out of range")
@@ -97,9 +70,9 @@ public final class FrameRenderer {
         self.width = width
         self.height = height
         self.style = style
-        loader = kind.makeLoader()
-        if let color = style.color { loader.mainColor = color }
-        ring = loader as? RingLoader
+        self.loader = loader
+        if let color = style.color { self.loader.mainColor = color }
+        ring = self.loader as? RingLoader
         // The loader's centre is the frame's centre, exactly (a pixel corner
         // for an even size); the whole picture turns about it.
         root = Transform(

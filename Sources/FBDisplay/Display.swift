@@ -57,4 +57,15 @@ public protocol Display: AnyObject {
 
     /// Restores what opening the display changed and releases it. Safe to call twice.
     func close()
+
+    /// How far the picture must be turned clockwise, in degrees (0, 90,
+    /// 180 or 270), on top of `--rotate`, for the screen to stand the way
+    /// the system says it is mounted: a DRM output's panel orientation and
+    /// `video=...,rotate=` (FBBoot's `pictureRotation`). 0 for displays
+    /// that do not know (fbdev, the terminal, the simulated display).
+    var panelRotation: Int { get }
+}
+
+extension Display {
+    public var panelRotation: Int { 0 }
 }

@@ -1,4 +1,5 @@
 import CFBLinux
+import FBBoot
 import FBDisplay
 import FBRaster
 import FBScheduler
@@ -44,6 +45,9 @@ public final class DRMDisplay: Display {
     public var outputSummaries: [String] {
         card.outputs.map { "\($0.connector.name) \($0.mode.summary)" }
     }
+    /// Degrees clockwise the picture must turn for the first output's panel
+    /// orientation and its `video=...,rotate=` (see `Display.panelRotation`).
+    public let panelRotation: Int
 
     let card: DRMCard
     /// The cached buffer fbanim draws into; `nil` when it draws straight into the dumb buffer.
@@ -64,12 +68,18 @@ public final class DRMDisplay: Display {
     /// Opens the device and becomes master, ready to show frames on every
     /// connected output (only on `connector`, as in `DSI-1`, when named).
     ///
+    /// - Parameters:
+    ///   - format: the pixel format to draw in, when the primary planes
+    ///     take it (a board profile's `format`); otherwise fbanim's choice.
+    ///   - kernelCommandLine: the kernel command line whose `video=` options
+    ///     turn the picture; `nil` reads `/proc/cmdline`.
     /// - Throws: `DeviceError`: `.missing`, `.permissionDenied`; `.busy`
     ///   when another program (a display server) is master; `.unusable` for
     ///   a file that is not a DRM device, a device without dumb buffers or
     ///   without a connected output, or a mode the driver refuses.
     public init(
-        path: String, connector: String? = nil, system: SystemCalls = LinuxSystemCalls.shared,
+        path: String, connector: String? = nil, format: PixelFormat? = nil,
+        kernelCommandLine: String? = nil, system: SystemCalls = LinuxSystemCalls.shared,
         kms: ModeSetting = LibDRM.shared
     ) throws(DeviceError) {
         let fd: FileDescriptor
@@ -80,7 +90,7 @@ public final class DRMDisplay: Display {
         }
         let card = DRMCard(path: path, system: system, kms: kms, fd: fd)
         do throws(DeviceError) {
-            let setup = try DRMDisplay.setUp(card, connector: connector)
+            let setup = try DRMDisplay.setUp(card, connector: connector, format: format)
             presentation = setup.0
             shadow = setup.1
         } catch {
@@ -94,6 +104,11 @@ public final class DRMDisplay: Display {
             name: "\(path) (\(card.outputs.map(\.connector.name).joined(separator: ", ")))",
             width: first.mode.width, height: first.mode.height, format: format,
             refreshHz: first.mode.refreshHz > 0 ? first.mode.refreshHz : nil)
+        let commandLine = KernelCommandLine(
+            kernelCommandLine ?? BootEnvironment.kernelCommandLine())
+        panelRotation = pictureRotation(
+            orientation: first.connector.panelOrientation,
+            commandLineDegrees: commandLine.videoRotation(for: first.connector.name))
         previousDamage.reserveCapacity(16)
         rects.reserveCapacity(16)
         copied.reserveCapacity(32)

@@ -59,15 +59,16 @@ extension DRMDisplay {
     /// sets each with the first frame, so whatever showed before (firmware
     /// splash, console, the program that handed over) is replaced by the
     /// picture, never by a black screen.
-    static func setUp(_ card: DRMCard, connector: String? = nil) throws(DeviceError) -> (
-        Presentation, PixelBuffer?
-    ) {
+    static func setUp(_ card: DRMCard, connector: String? = nil, format wanted: PixelFormat? = nil)
+        throws(DeviceError) -> (Presentation, PixelBuffer?)
+    {
         let (kms, fd, path) = (card.kms, card.fd, card.path)
         let probe = try Probe(card)
         if let connector, !probe.connectors.contains(where: { $0.name == connector }) {
             let known = probe.connectors.map(\.name).joined(separator: ", ")
             throw DeviceError(
-                .missing, path: path, "\(probe.driver.name) has no connector \(connector) (it has \(known))")
+                .missing, path: path,
+                "\(probe.driver.name) has no connector \(connector) (it has \(known))")
         }
         let outputs = DRMOutput.assign(
             probe.connectors.filter { connector == nil || $0.name == connector },
@@ -92,10 +93,16 @@ extension DRMDisplay {
         }
         card.isMaster = true
         card.outputs = outputs
-        let format = DRMOutput.chooseFormat(
+        let planeFormats = commonFormats(
+            outputs.map { kms.primaryPlaneFormats(fd, crtcIndex: $0.crtcIndex) })
+        var format = DRMOutput.chooseFormat(
             preferredDepth: kms.capability(fd, fbl_DRM_CAP_DUMB_PREFERRED_DEPTH),
-            planeFormats: commonFormats(
-                outputs.map { kms.primaryPlaneFormats(fd, crtcIndex: $0.crtcIndex) }))
+            planeFormats: planeFormats)
+        // A format asked for (a board profile's) where the planes take it;
+        // planes that list nothing are trusted with it.
+        if let wanted, planeFormats.isEmpty || planeFormats.contains(wanted.fourcc) {
+            format = wanted
+        }
         do throws(SystemError) {
             for output in outputs {
                 output.saved = try kms.crtc(fd, output.crtc)

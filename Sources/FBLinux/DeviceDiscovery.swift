@@ -17,6 +17,8 @@ public struct DRMCardReport: Sendable {
     public var prefersShadow: Bool
     /// The format fbanim would draw in.
     public var format: PixelFormat
+    /// Links to the card under `/dev/dri/by-path` (udev's stable names).
+    public var links: [String] = []
 
     /// Whether fbanim can show something on it.
     public var hasConnectedOutput: Bool {
@@ -71,7 +73,19 @@ public enum DeviceDiscovery {
                 connectors: probe.connectors, planeFormats: formats.map(fourccName),
                 preferredDepth: depth,
                 prefersShadow: kms.capability(fd, fbl_DRM_CAP_DUMB_PREFER_SHADOW) == 1,
-                format: DRMOutput.chooseFormat(preferredDepth: depth, planeFormats: formats)))
+                format: DRMOutput.chooseFormat(preferredDepth: depth, planeFormats: formats),
+                links: links(to: path, system: system)))
+    }
+
+    /// The links in `directory` (udev's `/dev/dri/by-path`) that lead to the
+    /// device at `path`, sorted; links are resolved on the real file system.
+    public static func links(
+        to path: String, in directory: String = "/dev/dri/by-path",
+        system: SystemCalls = LinuxSystemCalls.shared
+    ) -> [String] {
+        guard let target = canonicalPath(path) else { return [] }
+        return system.directoryEntries(directory).sorted().map { "\(directory)/\($0)" }
+            .filter { canonicalPath($0) == target }
     }
 
     /// Reads the screen info of the fbdev at `path` (opens it, maps nothing).

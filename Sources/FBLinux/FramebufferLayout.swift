@@ -114,9 +114,13 @@ public struct FramebufferGeometry: Equatable, Sendable {
             throw DeviceError(
                 .unusable, path: path, "the framebuffer reports a size of \(width)x\(height)")
         }
+        // `nonstd` is not checked: its values (FB_NONSTD_HAM, _REV_PIX_IN_B)
+        // concern planar and sub-byte pixels, which the checks here refuse
+        // anyway, and fbtft sets it to 1 on its plain RGB565 framebuffers
+        // (fbtft-core.c, fbtft_framebuffer_alloc: `info->var.nonstd = 1`).
         guard f.type == fbl_FB_TYPE_PACKED_PIXELS,
             f.visual == fbl_FB_VISUAL_TRUECOLOR || f.visual == fbl_FB_VISUAL_DIRECTCOLOR,
-            v.grayscale == 0, v.nonstd == 0
+            v.grayscale == 0
         else {
             throw DeviceError(
                 .unusable, path: path,

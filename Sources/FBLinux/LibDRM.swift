@@ -1,5 +1,6 @@
 import CDRM
 import CFBLinux
+import FBBoot
 import FBRaster
 import Glibc
 
@@ -123,7 +124,11 @@ public final class LibDRM: ModeSetting {
         return ConnectorInfo(
             id: id, name: "\(typeName)-\(con.connector_type_id)", type: con.connector_type,
             status: status, modes: modes, encoders: ids(con.encoders, con.count_encoders),
-            currentEncoder: EncoderID(rawValue: con.encoder_id))
+            currentEncoder: EncoderID(rawValue: con.encoder_id),
+            panelOrientation: propertyValue(
+                fd, id.rawValue, UInt32(DRM_MODE_OBJECT_CONNECTOR), "panel orientation"
+            )
+            .flatMap(PanelOrientation.init(rawValue:)))
     }
 
     public func encoder(_ fd: FileDescriptor, _ id: EncoderID) throws(SystemError) -> EncoderInfo {
@@ -169,9 +174,17 @@ public final class LibDRM: ModeSetting {
 
     /// The plane's `type` property (`DRM_PLANE_TYPE_*`), or `nil`.
     private func planeType(_ fd: FileDescriptor, _ plane: UInt32) -> UInt64? {
-        guard
-            let props = drmModeObjectGetProperties(
-                fd.rawValue, plane, UInt32(DRM_MODE_OBJECT_PLANE))
+        propertyValue(fd, plane, UInt32(DRM_MODE_OBJECT_PLANE), "type")
+    }
+
+    /// The value of the property called `name` of a KMS object
+    /// (`drmModeObjectGetProperties`, then `drmModeGetProperty` for each
+    /// name), or `nil` when the object has none (an enum property's value
+    /// is the enum's value, as "panel orientation"'s 0 to 3).
+    private func propertyValue(
+        _ fd: FileDescriptor, _ object: UInt32, _ type: UInt32, _ name: String
+    ) -> UInt64? {
+        guard let props = drmModeObjectGetProperties(fd.rawValue, object, type)
         else { return nil }
         defer { drmModeFreeObjectProperties(props) }
         for i in 0..<Int(props.pointee.count_props) {
@@ -179,8 +192,7 @@ public final class LibDRM: ModeSetting {
                 continue
             }
             defer { drmModeFreeProperty(prop) }
-            let name = cString(prop.pointee.name)
-            if name == "type" { return props.pointee.prop_values[i] }
+            if cString(prop.pointee.name) == name { return props.pointee.prop_values[i] }
         }
         return nil
     }

@@ -1,4 +1,5 @@
 import CDRM
+import FBBoot
 import FBRaster
 
 /// A DRM object id (connector, encoder, CRTC, framebuffer): never 0, which the
@@ -90,10 +91,13 @@ public struct ConnectorInfo: Sendable {
     public var encoders: [EncoderID]
     /// The encoder driving it now, if any.
     public var currentEncoder: EncoderID?
+    /// Its "panel orientation" property: how the panel is mounted; `nil`
+    /// when the connector has no such property (most plugs).
+    public var panelOrientation: PanelOrientation?
 
     public init(
         id: ConnectorID, name: String, type: UInt32, status: ConnectionStatus, modes: [DisplayMode],
-        encoders: [EncoderID], currentEncoder: EncoderID?
+        encoders: [EncoderID], currentEncoder: EncoderID?, panelOrientation: PanelOrientation? = nil
     ) {
         self.id = id
         self.name = name
@@ -102,6 +106,13 @@ public struct ConnectorInfo: Sendable {
         self.modes = modes
         self.encoders = encoders
         self.currentEncoder = currentEncoder
+        self.panelOrientation = panelOrientation
+    }
+
+    /// The connector type's name (`HDMI-A`, `DSI`, `SPI`, `DPI`, `Virtual`),
+    /// from libdrm's table (`drmModeGetConnectorTypeName`).
+    public var typeName: String {
+        drmModeGetConnectorTypeName(type).map { String(cString: $0) } ?? "type \(type)"
     }
 
     /// The preferred mode, else the first (the kernel lists the best first).

@@ -1,5 +1,9 @@
+import FBDisplay
+import FBRaster
 import Foundation
 import Testing
+
+@testable import FBAnimCLI
 
 /// The profiles committed in boards/, by name.
 func committedBoards() -> [String] {
@@ -8,9 +12,22 @@ func committedBoards() -> [String] {
     return names.filter { $0.hasSuffix(".conf") }.map { String($0.dropLast(5)) }.sorted()
 }
 
-/// `--board NAME|FILE`: defaults from a board profile, command line first.
+/// The committed profile `name`, parsed.
+func committedProfile(_ name: String) throws -> (BoardProfile, text: String) {
+    let path = repositoryRoot + "/boards/\(name).conf"
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    return (try BoardProfile.parse(text, path: path, kind: .board), text)
+}
+
+/// `--board NAME|FILE`: the committed profiles, and defaults from a profile
+/// with the command line first.
 @Suite struct BoardTests {
     static let quick = ["--device", "sim:64x64?clock=virtual", "--frames", "3", "--stats", "json"]
+    /// Every board issue 12 asks for, under the names the docs and packaging use.
+    static let expected = [
+        "hyperpixel4", "pi-dsi-800x480", "pi-hdmi", "pi-spi-ili9341", "pi-touch-display-2",
+        "st7789-240x240", "waveshare35a", "waveshare35a-drm",
+    ]
 
     /// Writes `text` as `name` in a fresh directory.
     func profile(_ text: String, named name: String = "board.conf") throws -> (
@@ -23,36 +40,70 @@ func committedBoards() -> [String] {
     }
 
     @Test func boardsAreCommitted() {
-        #expect(committedBoards().count >= 3, "\(committedBoards()) in \(repositoryRoot)/boards")
-        #expect(committedBoards().contains("pi-hdmi"))
+        #expect(committedBoards() == Self.expected, "in \(repositoryRoot)/boards")
     }
 
-    /// Each committed profile parses and plays, found by name from the
-    /// repository root (`./boards/NAME.conf`) and by path; its fps shows.
+    /// Each profile is format version 1, names its display by a stable name
+    /// (never /dev/fbN or /dev/dri/cardN: their numbers move), its format,
+    /// and says where its facts come from; an SPI panel's frame rate comes
+    /// with the arithmetic of a full frame at its clock.
     @Test(arguments: committedBoards())
-    func committedProfilePlays(_ name: String) throws {
-        let path = repositoryRoot + "/boards/\(name).conf"
-        let text = try String(contentsOfFile: path, encoding: .utf8)
-        let fps =
-            text.split(separator: "\n")
-            .compactMap { $0.firstMatch(of: /^\s*fps\s*=\s*(\d+)\s*(#.*)?$/) }
-            .first.flatMap { Int($0.1) } ?? 30
-        for word in [name, path] {
+    func committedProfileIsCheckedData(_ name: String) throws {
+        let (profile, text) = try committedProfile(name)
+        #expect(profile.version == 1)
+        #expect(text.hasPrefix("fbanim-board 1\n"))
+        let device = try #require(profile.values[.device])
+        #expect(device.hasPrefix("drm:") || device.hasPrefix("fb:"), "\(name): \(device)")
+        #expect(profile.values[.format] != nil && profile.values[.fps] != nil, "\(name)")
+        #expect(profile.values[.rotate] == "0", "panels turned in their driver: no second turn")
+        #expect(text.contains("# Sources:") && text.contains("config.txt"), "\(name)")
+        // The initramfs hook takes these; the ST7789 leaves them out on purpose (its firmware).
+        #expect(profile.initramfsModules.isEmpty == (name == "st7789-240x240"), "\(name)")
+        if profile.values[.format] == "rgb565" {
+            #expect(text.contains("bits") && text.contains("MHz"), "\(name): no bus arithmetic")
+        }
+        if name != "pi-hdmi" { #expect(profile.values[.size] != nil, "\(name)") }
+    }
+
+    /// The committed facts that matter most, board by board.
+    @Test func committedDevicesSizesAndRates() throws {
+        let facts: [String: (String, String?, String, String)] = [
+            "pi-hdmi": ("drm:vc4", nil, "xrgb8888", "30"),
+            "pi-dsi-800x480": ("drm:vc4:DSI-1", "800x480", "xrgb8888", "30"),
+            "pi-touch-display-2": ("drm:vc4:DSI-1", "720x1280", "xrgb8888", "30"),
+            "pi-spi-ili9341": ("fb:fb_ili9340", "320x240", "rgb565", "20"),
+            "waveshare35a": ("fb:fb_ili9486", "480x320", "rgb565", "6"),
+            "waveshare35a-drm": ("drm:ili9486", "480x320", "rgb565", "8"),
+            "st7789-240x240": ("drm:panel-mipi-dbi", "240x240", "rgb565", "25"),
+            "hyperpixel4": ("drm:vc4:DPI-1", "480x800", "xrgb8888", "30"),
+        ]
+        for (name, (device, size, format, fps)) in facts {
+            let (profile, _) = try committedProfile(name)
+            #expect(profile.values[.device] == device, "\(name)")
+            #expect(profile.values[.size] == size, "\(name)")
+            #expect(profile.values[.format] == format, "\(name)")
+            #expect(profile.values[.fps] == fps, "\(name)")
+        }
+    }
+
+    /// Each profile plays on the simulated display of its size and format
+    /// (HDMI: 1280x720), found by name from the repository root and by
+    /// path; its rate shows, and nothing is said: it describes that display.
+    @Test(arguments: committedBoards())
+    func committedProfilePlaysOnItsDisplay(_ name: String) throws {
+        let (profile, _) = try committedProfile(name)
+        let size = profile.values[.size] ?? "1280x720"
+        let format = profile.values[.format] ?? "xrgb8888"
+        let device = "sim:\(size):\(format)?clock=virtual"
+        for word in [name, repositoryRoot + "/boards/\(name).conf"] {
             let (end, stdout, stderr) = try Fbanim.run(
-                [
-                    "--board", word, "--device", "sim:64x64?clock=virtual", "--frames", "1",
-                    "--stats", "json", "ring",
-                ],
+                ["--board", word, "--device", device, "--frames", "2", "--stats", "json", "ring"],
                 directory: repositoryRoot)
             #expect(end.exitedCleanly, "\(word): \(end): \(stderr)")
             #expect(stderr.isEmpty, "\(stderr)")
             let stats = try PlayStats(stdout: stdout)
-            #expect(try stats.fpsTarget == fps, "\(word): \(stats)")
-            #expect(try stats.presented == 1)
-            // The command line's device wins over the profile's.
-            #expect(
-                stats.object["device"] as? String == "sim:64x64:xrgb8888 (virtual clock)",
-                "\(stats)")
+            #expect(try stats.fpsTarget == Int(profile.values[.fps] ?? "30"), "\(word): \(stats)")
+            #expect(stats.object["device"] as? String == "sim:\(size):\(format) (virtual clock)")
         }
     }
 
@@ -61,7 +112,7 @@ func committedBoards() -> [String] {
         defer { dir.remove() }
         try FileManager.default.createDirectory(
             atPath: dir.file("boards"), withIntermediateDirectories: false)
-        try "fps = 12\nloader = spinner\n".write(
+        try "fbanim-board 1\ndevice = sim:64x64?clock=virtual\nfps = 12\nloader = spinner\n".write(
             toFile: dir.file("boards/mine.conf"), atomically: false, encoding: .utf8)
         let (end, stdout, stderr) = try Fbanim.run(
             ["--board", "mine"] + Self.quick, directory: dir.path)
@@ -83,19 +134,23 @@ func committedBoards() -> [String] {
     @Test func profileValuesApply() throws {
         let (dir, path) = try profile(
             """
+            fbanim-board 1  # the format
             # a panel
             device = sim:40x30:rgb565?clock=virtual
+            size = 40x30
+            format = rgb565
             fps = 25   # slow SPI
             rotate = 90
             scale = 0.5
             color = ff0000
             background = 101010
             loader = orbit
+            initramfs-modules = fb_ili9340 panel-mipi-dbi
 
             """)
         defer { dir.remove() }
         let result = try Fbanim.run(["--board", path, "--frames", "5", "--stats", "json"])
-        #expect(result.status == 0, "\(result)")
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
         let stats = try PlayStats(stdout: result.stdout)
         #expect(try stats.fpsTarget == 25)
         #expect(try stats.duration == 0.2)
@@ -123,96 +178,23 @@ func committedBoards() -> [String] {
             stats.object["device"] as? String == "sim:20x10:xrgb8888 (virtual clock)", "\(stats)")
     }
 
-    /// A bad profile, the line and the key its error must name.
-    @Test(arguments: [
-        ("fps = 25\n# colour\ncolour = ff0000\n", 3, "colour"),
-        ("fps = 25\n\nfps = 30\n", 3, "fps"),
-        ("loader = ring\nloader = radar\n", 2, "loader"),
-        ("rotate = 45\n", 1, "rotate"),
-        ("# ok\nfps = 0\n", 2, "fps"),
-        ("fps = 241\n", 1, "fps"),
-        ("scale = 0\n", 1, "scale"),
-        ("color = red\n", 1, "color"),
-        ("background = 12345\n", 1, "background"),
-        ("fps = 20\nbackground = #101010\n", 2, "background"),
-        ("scale =\n", 1, "scale"),
-        ("device = foo\n", 1, "device"),
-        ("device = sim:0x0\n", 1, "device"),
-        ("loader = rnig\n", 1, "loader"),
-        ("fps 25\n", 1, "fps"),
-        ("frames = 10\n", 1, "frames"),
-    ])
-    func badProfileExits64NamingFileLineAndKey(_ text: String, _ line: Int, _ key: String) throws {
-        let (dir, path) = try profile(text)
-        defer { dir.remove() }
-        // The command line sets fps, device and loader: a profile is checked
-        // whole before use, whatever the command line overrides.
-        let result = try Fbanim.run(["--board", path, "--fps", "20"] + Self.quick + ["ring"])
-        #expect(result.status == 64 && !result.crashed, "\(result)")
-        #expect(result.stdout.isEmpty, "nothing is shown: \(result.stdout)")
-        let first = try #require(result.stderrLines.first)
-        #expect(first.hasPrefix("Error: \(path):\(line): "), "\(first)")
-        #expect(first.contains(key), "\(first) does not name \(key)")
-        #expect(result.stderrLines.filter { $0.hasPrefix("Error:") }.count == 1, "\(result.stderr)")
-    }
-
-    @Test func missingProfileExits66() throws {
-        let dir = try OutputDirectory()
-        defer { dir.remove() }
-        let path = dir.file("nope.conf")
-        let result = try Fbanim.run(["--board", path] + Self.quick + ["ring"])
-        #expect(result.status == 66 && !result.crashed, "\(result)")
-        #expect(result.stdout.isEmpty)
-        #expect(
-            result.stderrLines.count == 1 && result.stderr.hasPrefix("Error: "), "\(result.stderr)")
-        #expect(result.stderr.contains(path), "\(result.stderr)")
-    }
-
-    @Test func badBoardNameExits64() throws {
-        let result = try Fbanim.run(["--board", "pi hdmi"] + Self.quick + ["ring"])
-        #expect(result.status == 64, "\(result)")
-        #expect(result.stderrLines.first?.contains("'pi hdmi'") == true, "\(result.stderr)")
-    }
-}
-
-/// Board files as users and scripts hand them over: Windows line ends, a
-/// pipe (`--board <(...)`), a FIFO nobody writes, a device, a directory.
-@Suite struct BoardFileKindTests {
-    static let quick = ["--device", "sim:160x120?clock=virtual", "--frames", "3", "--stats", "json"]
-
-    @Test func crlfLinesAreLines() throws {
-        let dir = try OutputDirectory()
-        defer { dir.remove() }
-        try "# my board\r\nfps = 5\r\nscale = 2\r\n".write(
-            toFile: dir.file("crlf.conf"), atomically: false, encoding: .utf8)
-        let (end, stdout, stderr) = try Fbanim.run(
-            ["--board", dir.file("crlf.conf")] + Self.quick + ["ring"], directory: dir.path)
-        #expect(end.exitedCleanly, "\(stderr)")
-        #expect(try PlayStats(stdout: stdout).fpsTarget == 5)
-    }
-
-    @Test func aPipeIsReadToItsEndAndAFifoWithoutWriterDoesNotHang() throws {
-        let dir = try OutputDirectory()
-        defer { dir.remove() }
-        // `--board <(printf ...)`, as a shell hands a process substitution over.
-        let piped = try ChildProcess(
-            "/bin/bash",
-            ["-c", "exec \"$0\" --board <(printf 'fps = 12\\n') \"$@\" ring", Fbanim.binaryPath]
-                + Self.quick)
-        let end = piped.wait(timeout: 20)
-        #expect(end.exitedCleanly, "\(piped.stderr)")
-        #expect(try PlayStats(stdout: piped.stdout).fpsTarget == 12)
-        #expect(mkfifo(dir.file("fifo.conf"), 0o600) == 0)
-        let fifo = try ChildProcess(Fbanim.binaryPath, ["--board", dir.file("fifo.conf")] + Self.quick + ["ring"])
-        #expect(fifo.wait(timeout: 20).exitedCleanly, "\(fifo.stderr)")
-    }
-
-    @Test func devicesAndDirectoriesAreNotProfiles() throws {
-        for (path, what) in [("/dev/zero", "is not a regular file"), ("/tmp", "is a directory")] {
-            let (end, _, stderr) = try Fbanim.run(
-                ["--board", path] + Self.quick + ["ring"], directory: nil)
-            #expect(end.status == 64, "\(path): \(stderr)")
-            #expect(stderr.contains(what) && stderr.split(separator: "\n").count == 1, "\(stderr)")
-        }
+    /// The display the profile named is not the panel it describes: one
+    /// warning line, and the picture is still drawn (testpattern shows why).
+    @Test func aDisplayUnlikeItsProfileIsSaidOnce() throws {
+        var request = try PlayRequest(
+            try parseCommandLine(["--device", "sim:320x240:rgb565", "ring"][...], for: .play))
+        let display = DisplayDescription(
+            name: "/dev/fb1 (fb_ili9340)", width: 240, height: 320, format: .rgb565, refreshHz: nil)
+        #expect(boardMismatch(request, display) == nil, "no board: nothing to check")
+        request.boardPath = "boards/pi-spi-ili9341.conf"
+        request.size = (320, 240)
+        request.format = .rgb565
+        let warning = try #require(boardMismatch(request, display))
+        #expect(warning.hasSuffix("\n") && warning.dropLast().allSatisfy { !$0.isNewline })
+        #expect(warning.contains("320x240") && warning.contains("is 240x320"), "\(warning)")
+        request.size = (240, 320)
+        #expect(boardMismatch(request, display) == nil)
+        request.format = .xrgb8888
+        #expect(boardMismatch(request, display)?.contains("is rgb565") == true)
     }
 }

@@ -32,6 +32,23 @@ import Testing
         #expect(mock.trace.suffix(2) == ["munmap 157440", "close 3"])
     }
 
+    /// fbtft's screen info, as fbtft_framebuffer_alloc() fills it for the
+    /// PiTFT 2.8" (fb_ili9340, rotate=90): 320x240 RGB565, `nonstd = 1`,
+    /// rows of exactly 640 bytes, no pixel clock. It is drawn (it was refused).
+    @Test func fbtftScreenInfoIsRGB565() throws {
+        var variable = FakeFramebuffer.variable(
+            width: 320, height: 240, bpp: 16, red: (11, 5), green: (5, 6), blue: (0, 5))
+        variable.nonstd = 1
+        variable.rotate = 90
+        let mock = FakeFramebuffer.mock(
+            variable, FakeFramebuffer.fixed(id: "fb_ili9340", lineLength: 640, memory: 153_600))
+        let display = try FramebufferDisplay(path: "/dev/fb0", system: mock)
+        defer { display.close() }
+        #expect(display.description.format == .rgb565)
+        #expect(display.description.name == "/dev/fb0 (fb_ili9340)")
+        #expect(display.description.refreshHz == nil && display.geometry.pages == 1)
+    }
+
     /// Every layout fbanim draws, and some it does not, as drivers report them.
     @Test func bitfieldsMapToFormats() {
         func layout(

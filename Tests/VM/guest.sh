@@ -60,6 +60,20 @@ status() {
 }
 
 case $d in
+orient)
+    # bochs, booted with video=Virtual-1:panel_orientation=left_side_up: the
+    # connector reports Left Side Up, and fbanim turns its picture 270.
+    "$B" devices > "$out/devices.txt" 2>&1
+    play drm-ring /dev/dri/card0 ring TERM
+    "$B" testpattern --device /dev/dri/card0 --duration 30 > /dev/null 2> "$out/testpattern.err" &
+    pid=$!
+    "$work/kdmode" --wait-graphics 10 > /dev/null
+    sleep 0.5
+    "$VMRUN_SCREENDUMP" "$out/testpattern.ppm"
+    kill -TERM "$pid"
+    wait "$pid"
+    echo $? > "$out/testpattern.rc"
+    ;;
 bochs | virtio)
     for loader in ring radar spinner orbit; do
         play "drm-$loader" /dev/dri/card0 "$loader" TERM

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Tests/VM/run.sh: fbanim on real Linux display drivers, in QEMU.
 #
-# Boots the Debian kernel three times with harness/vm-run.sh (the VM harness
+# Boots the Debian kernel four times with harness/vm-run.sh (the VM harness
 # in this folder): bochs-drm at 480x320 (with --color and --background) and
 # virtio-gpu at 320x240 (the loaders' own colours), where fbanim plays
 # each loader through DRM (/dev/dri/card0) and fbdev (/dev/fb0) and the
 # emulated monitor is dumped while it plays; and vkms (a real 60 Hz vblank),
-# for pacing and an in-guest grab of the scanout buffer. The pictures are
+# for pacing and an in-guest grab of the scanout buffer; and bochs again with
+# video=Virtual-1:panel_orientation=left_side_up, where the picture must be
+# turned 270 (and `fbanim devices` say so). The pictures are
 # checked against `fbanim render` of the same loader (check_frame.py); the
 # VT must be in KD_GRAPHICS while fbanim plays and back in KD_TEXT after
 # SIGTERM/SIGINT/SIGHUP; the exit statuses of spec/cli.md are checked for a
@@ -22,7 +24,7 @@
 # (Scripts/setup.sh runs it). Environment: FBANIM_BIN (a prebuilt fbanim;
 # default: build a static release), FBANIM_VM_DIR (another harness folder),
 # FBANIM_VM_KEEP=1 (keep the work folder with the pictures),
-# FBANIM_VM_ONLY="bochs virtio vkms boot" (boot: boot.sh, whose own
+# FBANIM_VM_ONLY="bochs virtio vkms orient boot" (boot: boot.sh, whose own
 # FBANIM_BOOT_ONLY chooses among its boots).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -74,8 +76,11 @@ gcc -O2 -o "$work/kdmode" "$here/kdmode.c" &&
 # References: `fbanim render` at every frame time k/30 s of the first 6 s,
 # made on the host while the first VM boots.
 # Each display has its size and look (guest.sh uses the same).
-size_of() { case $1 in bochs) echo 480x320 ;; virtio) echo 320x240 ;; vkms) echo 1024x768 ;; esac; }
-look_of() { [ "$1" = virtio ] || echo "--background 102040 --color 30e0a0"; }
+size_of() { case $1 in bochs | orient) echo 480x320 ;; virtio) echo 320x240 ;; vkms) echo 1024x768 ;; esac; }
+look_of() { # the look, and for orient the turn fbanim must give a Left Side Up panel
+    case $1 in virtio) ;; orient) echo "--background 102040 --color 30e0a0 --rotate 270" ;;
+    *) echo "--background 102040 --color 30e0a0" ;; esac
+}
 render_refs() { # DISPLAY LOADER
     local d=$1 loader=$2 k ns
     mkdir -p "$work/refs-$d"
@@ -87,25 +92,31 @@ render_refs() { # DISPLAY LOADER
             --output "$work/refs-$d/$loader-$k.ppm" || return 1
     done
 }
-only=${FBANIM_VM_ONLY:-bochs virtio vkms boot}
+only=${FBANIM_VM_ONLY:-bochs virtio vkms orient boot}
 displays=""
 for d in $only; do [ "$d" = boot ] || displays+=" $d"; done
 refs_job=""
 if [ -n "$displays" ]; then
     (for d in bochs virtio; do for l in ring radar spinner orbit; do render_refs $d $l; done; done
-        render_refs vkms ring) > "$work/refs.log" 2>&1 &
+        render_refs vkms ring
+        render_refs orient ring) > "$work/refs.log" 2>&1 &
     refs_job=$!
 fi
 
-boot() { # DISPLAY [SIZE]: run guest.sh in a VM
+boot() { # NAME [SIZE [DISPLAY [KERNEL-ARGUMENTS]]]: run guest.sh NAME in a VM
     local d=$1 t0=$(date +%s%N)
-    "$vm/vm-run.sh" --display "$d" ${2:+--size "$2"} --rw "$work" --timeout 240 \
-        -- sh "$here/guest.sh" "$d" "$work" > "$work/$d.log" 2>&1
+    "$vm/vm-run.sh" --display "${3:-$d}" ${2:+--size "$2"} ${4:+--append "$4"} --rw "$work" \
+        --timeout 240 -- sh "$here/guest.sh" "$d" "$work" > "$work/$d.log" 2>&1
     local rc=$?
     check "vm-$d" "guest script ran ($(( ($(date +%s%N) - t0) / 1000000 )) ms)" test $rc = 0
 }
 for d in $displays; do
-    case $d in vkms) boot vkms ;; *) boot "$d" "$(size_of "$d")" ;; esac
+    case $d in
+    vkms) boot vkms ;;
+    # The kernel gives the emulated connector a panel orientation (harness/README.md).
+    orient) boot orient "$(size_of orient)" bochs "video=Virtual-1:panel_orientation=left_side_up" ;;
+    *) boot "$d" "$(size_of "$d")" ;;
+    esac
 done
 if [ -n "$refs_job" ]; then
     wait "$refs_job" || { cat "$work/refs.log"; fail "references: fbanim render failed"; }
@@ -141,6 +152,15 @@ for d in $displays; do
         check "$d-$u" "device removed while playing: exit 74, console back in KD_TEXT ($(cat "$o/$u.rc" "$o/$u.kd-after" "$o/$u.err" 2> /dev/null | tr '\n' ' '))" \
             eval 'is "$o/$u.rc" 74 && is "$o/$u.kd-after" text'
         ;;
+    orient)
+        # The ring at fbanim's 270 clockwise: its arc starts at 9 o'clock, no time of an upright ring.
+        played orient drm-ring ring TERM
+        o=$work/orient
+        check orient-devices "Left Side Up and the turn fbanim gives it ($(grep -m1 'orientation' "$o/devices.txt"))" \
+            grep -q "panel orientation Left Side Up: fbanim turns its picture 270 clockwise" "$o/devices.txt"
+        check orient-testpattern "arrow, TOP and text at the left edge ($(python3 "$here/check_top.py" "$o/testpattern.ppm" left 2>&1))" \
+            eval 'is "$o/testpattern.rc" 0 && python3 "$here/check_top.py" "$o/testpattern.ppm" left > /dev/null'
+        ;;
     vkms)
         played vkms drm-ring ring TERM
         o=$work/vkms
@@ -166,9 +186,11 @@ if [[ " $only " == *" bochs "* ]]; then
     done
     check exit-busy "another master: 69 in $(cat "$o/busy.ms") ms ($(cat "$o/busy.rc") $(cat "$o/busy.err"))" \
         eval 'is "$o/busy.rc" 69 && grep -q "another program" "$o/busy.err" && [ "$(cat "$o/busy.ms")" -lt 10000 ]'
-    check devices-listing "names card0, Virtual-1, fb0 and the pick" \
-        eval 'grep -q "Virtual-1: connected" "$o/devices.txt" && grep -q "/dev/fb0:" "$o/devices.txt" &&
-              grep -q "would use: /dev/dri/card0" "$o/devices.txt"'
+    check devices-listing "stable names, connector type and status, fb:ID, the pick" \
+        eval 'grep -q "names: drm:bochs-drm" "$o/devices.txt" &&
+              grep -q "Virtual-1 (Virtual): connected, drm:bochs-drm:Virtual-1, [0-9]* modes: 480x320@" "$o/devices.txt" &&
+              grep -q "/dev/fb0: fb:bochs-drmdrmfb, 480x320 xrgb8888 (32 bpp, r 16/8 g 8/8 b 0/8)" "$o/devices.txt" &&
+              grep -q "would use: /dev/dri/card0" "$o/devices.txt" && ! grep -q "orientation" "$o/devices.txt"'
     check default-device "plays on /dev/dri/card0 without --device ($(head -c 300 "$o/default.json" "$o/default.err" 2> /dev/null | tr '\n' ' '))" \
         eval 'is "$o/default.rc" 0 && grep -q "/dev/dri/card0" "$o/default.json"'
 fi
