@@ -15,9 +15,12 @@ sudo=""
 # The packaging tests (Tests/Packaging/run.sh): initramfs-tools (mkinitramfs,
 # lsinitramfs, unmkinitramfs, with cpio, zstd and kmod), binutils (readelf,
 # strip for build-deb.sh), udev (udevadm test), shellcheck and lintian.
+# plymouth: its client talks to fbanim's splash in the tests (SplashTests),
+# and the VM boots check that fbanim stands down while Plymouth is enabled.
 packages=(libdrm-dev zlib1g-dev libc6-dev libstdc++-12-dev pkg-config
     libfreetype-dev libpng-dev libbrotli-dev fonts-dejavu-core
-    initramfs-tools cpio zstd kmod binutils udev shellcheck lintian)
+    initramfs-tools cpio zstd kmod binutils udev shellcheck lintian
+    plymouth)
 
 missing=()
 for p in "${packages[@]}"; do
