@@ -37,13 +37,18 @@ func splashFrames(size: String?) -> [String] {
                 .area ?? 0
         }
         // Warm up: the first frame, the still layer (the track), and the
-        // scratch memory an arc up to the steps' largest needs.
+        // memory an arc up to the steps' largest needs: twice, so that
+        // every slot of the rasterizer's polygon cache (least recently used
+        // first) has held the largest arcs once (the steady state a growing
+        // ring reaches once it has been full).
         let n = 300
         renderer.progress = 0.2
         for _ in 0..<60 { _ = frame() }
-        for i in 0...n {
-            renderer.progress = 0.2 + 0.6 * Double(i) / Double(n)
-            _ = frame()
+        for _ in 0..<2 {
+            for i in 0...n {
+                renderer.progress = 0.2 + 0.6 * Double(i) / Double(n)
+                _ = frame()
+            }
         }
         renderer.progress = 0.2
         _ = frame()
