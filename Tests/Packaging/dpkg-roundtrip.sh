@@ -54,6 +54,16 @@ mount --bind /dev "$M/dev"
 mount --bind -o ro /sys "$M/sys" 2>/dev/null || true
 mount -t tmpfs tmpfs "$M/run"
 mount -t tmpfs tmpfs "$M/tmp"
+# The repository and the binary are seen at their own paths in the root;
+# where they live in a mount of their own (a clone in /tmp, which the
+# tmpfs above hides), they are bound in, read-only.
+for d in "$repo" "${bin:+$(dirname "$bin")}"; do
+    [ -n "$d" ] || continue
+    if [ ! -e "$M$d/." ] || [ "$(stat -c %d:%i "$d")" != "$(stat -c %d:%i "$M$d" 2>/dev/null)" ]; then
+        mkdir -p "$M$d" 2>/dev/null
+        mount --bind "$d" "$M$d" && mount -o remount,bind,ro "$M$d"
+    fi
+done
 in_root() { chroot "$M" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 "$@"; }
 
 # Set-up noise, left out of the leftovers checks below.
