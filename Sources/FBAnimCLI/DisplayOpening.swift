@@ -1,5 +1,6 @@
 import FBDisplay
 import FBLinux
+import Glibc
 import FBRaster
 
 /// What to tell a user who may not open a display device.
@@ -62,6 +63,11 @@ func openNamedDisplay(
 /// that program. Permission problems are reported, not passed over: the user
 /// has a display and should learn how to use it.
 func openDefaultDisplay(format: PixelFormat? = nil) throws(CLIError) -> (Display, Bool) {
+    // A /dev/dri this user may not list hides the cards: that is a
+    // permission problem to report, not "no display".
+    if let error = DeviceDiscovery.unlistableDRMFolder(), error.errno == EACCES {
+        throw .noPermission("cannot list /dev/dri (\(error.reason)); \(permissionHint)")
+    }
     var busy: DeviceError?
     for path in DeviceDiscovery.drmCards() {
         do throws(DeviceError) {

@@ -196,3 +196,14 @@ extension DeviceDiscovery {
         return target.split(separator: "/").last.map(String.init)
     }
 }
+
+extension DeviceDiscovery {
+    /// Why the folder of DRM nodes cannot be listed (`EACCES` when another
+    /// user owns a mode-700 `/dev/dri`), or `nil` when it can or does not exist.
+    public static func unlistableDRMFolder(_ path: String = "/dev/dri") -> SystemError? {
+        guard pathExists(path) else { return nil }
+        guard let directory = opendir(path) else { return SystemError(errno: errno, call: "opendir") }
+        closedir(directory)
+        return nil
+    }
+}

@@ -103,6 +103,12 @@ if [ "$d" = bochs ]; then
     status perm-drm $nobody "$B" --device /dev/dri/card0 ring
     # shellcheck disable=SC2086
     status perm-default $nobody "$B" ring
+    # A /dev/dri the user may not even list (mode 700): still a permission
+    # problem (77 and the hint), not "no display".
+    chmod 700 /dev/dri
+    # shellcheck disable=SC2086
+    status perm-dri-folder $nobody "$B" --duration 1 ring
+    chmod 755 /dev/dri
     # Another master holds the card: a clear error at once, not a hang.
     "$B" --device /dev/dri/card0 --duration 30 ring > /dev/null 2>&1 &
     pid=$!

@@ -180,7 +180,9 @@ if [[ " $only " == *" bochs "* ]]; then
     check exit-missing-drm "66 ($(cat "$o/missing-drm.rc") $(cat "$o/missing-drm.err"))" is "$o/missing-drm.rc" 66
     check exit-not-a-display "/dev/null: 69 ($(cat "$o/not-a-display.rc") $(cat "$o/not-a-display.err"))" \
         is "$o/not-a-display.rc" 69
-    for p in perm-fb perm-drm perm-default; do
+    check exit-unprivileged-dri-folder "77 naming /dev/dri, not \"no display\" ($(cat "$o/perm-dri-folder.rc") $(head -c 160 "$o/perm-dri-folder.err"))" \
+        eval 'is "$o/perm-dri-folder.rc" 77 && grep -q "cannot list /dev/dri" "$o/perm-dri-folder.err"'
+    for p in perm-fb perm-drm perm-default perm-dri-folder; do
         check "exit-unprivileged-${p#perm-}" "77 with the video group hint ($(cat "$o/$p.rc") $(head -c 160 "$o/$p.err"))" \
             eval 'is "$o/$p.rc" 77 && grep -q "video" "$o/$p.err"'
     done
