@@ -74,12 +74,10 @@ struct BoardProfile: Equatable {
     ///   file and the line), 66 when no such profile exists, 77 without permission.
     static func load(_ word: String) throws(CLIError) -> BoardProfile {
         let isPath = word.contains("/") || word.hasSuffix(".conf")
-        if !isPath
-            && (word.isEmpty
-                || !word.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }))
-        {
+        if !isPath && !isPlainName(word) {
             throw .usage(
-                "The value '\(word)' is invalid for '--board <name|file>': not a board name", .play)
+                "The value '\(shown(word))' is invalid for '--board <name|file>': not a board name",
+                .play)
         }
         let candidates = isPath ? [word] : searchPaths(for: word)
         // A link that leads nowhere (or round in a loop) is a bad profile, not a missing one.
@@ -145,9 +143,9 @@ struct BoardProfile: Equatable {
 
 /// A board name from a file or the kernel command line: a plain name.
 func parseBoardName(_ word: String) throws(InvalidValue) -> String {
-    guard !word.isEmpty, word.utf8.count <= 64, word.first != ".",
-        word.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) })
-    else { throw InvalidValue("expected a board name: letters, digits, '-', '_' and '.'") }
+    guard isPlainName(word) else {
+        throw InvalidValue("expected a board name: letters, digits, '-', '_' and '.'")
+    }
     return word
 }
 

@@ -74,9 +74,11 @@ enum Command: String, CaseIterable, Sendable {
         case .restoreConsole:
             return """
                 Switches the active virtual terminal (/dev/tty0) back to text mode and shows its \
-                cursor: what a splash does when it ends, for when it could not (killed with \
-                SIGKILL). The splash's systemd unit runs it after an abnormal exit. Does nothing \
-                where there is no virtual terminal.
+                cursor, and removes what the splash leaves only when it dies (a psplash FIFO \
+                nobody reads, a /run/plymouth/pid naming a process that is gone): what a \
+                splash does when it ends, for when it could not (killed with SIGKILL). The \
+                splash's systemd unit runs it after an abnormal exit. Does nothing where there \
+                is no virtual terminal or nothing was left.
                 """
         }
     }

@@ -7,9 +7,10 @@ let ctlDiscussion = """
     Talks to a running fbanim splash (or anything speaking Plymouth's protocol) through \
     Plymouth's socket, and exits when it has answered. Commands: progress N (0 to 100: the \
     ring's progress), message TEXT (the message line), hide-message, quit [--retain] (returns \
-    once the splash has ended; --retain leaves its last frame on screen for the next program), \
-    deactivate (stop drawing and hand the display over), reactivate, ping (is one running?), \
-    wait (returns when it has exited), newroot DIR (the boot moved to its real root).
+    once the splash has let go of its channels and the display; --retain leaves its last frame \
+    on screen for the next program), deactivate (stop drawing and hand the display over), \
+    reactivate, ping (is one running?), wait (returns when it has closed its channels), \
+    newroot DIR (the boot moved to its real root; root only).
 
     Only root (or the user the splash runs as, or the group its --ctl-group names) may send \
     commands. Exit statuses: 0 done, 64 a wrong command line, 69 no splash running (or it \
@@ -50,7 +51,8 @@ func runControl(_ words: ArraySlice<String>) throws(CLIError) {
         guard let percent = parsePercent(value!, range: 0...100), value!.utf8.count <= 20,
             (0...100).contains(Int(value!.trimmedBlanks) ?? -1)
         else {
-            throw invalid(value!, "<value>", InvalidValue("expected a whole number from 0 to 100"), for: .ctl)
+            throw invalid(
+                value!, "<value>", InvalidValue("expected a whole number from 0 to 100"), for: .ctl)
         }
         command = .progress(percent)
     case "message":
@@ -109,11 +111,14 @@ func runControl(_ words: ArraySlice<String>) throws(CLIError) {
 
 private func failure(_ error: PlymouthClient.Failure, _ name: String) -> CLIError {
     switch error {
-    case .notRunning: return .unavailable("no splash running (nothing listens on Plymouth's socket)")
+    case .notRunning:
+        return .unavailable("no splash running (nothing listens on Plymouth's socket)")
     case .timedOut: return .ioError("the splash did not answer '\(name)' in time")
     case .closed: return .ioError("the splash closed the connection without answering '\(name)'")
     case .system(let e):
-        if e.errno == EACCES || e.errno == EPERM { return .noPermission("cannot reach the splash: \(e.reason)") }
+        if e.errno == EACCES || e.errno == EPERM {
+            return .noPermission("cannot reach the splash: \(e.reason)")
+        }
         return .ioError("talking to the splash: \(e)")
     }
 }
@@ -127,6 +132,9 @@ func runRestoreConsole(_ words: ArraySlice<String>) throws(CLIError) {
     }
     try checkRequired(parsed, for: .restoreConsole)
     Console.restoreText()
+    BootEnvironment.removeStaleSplashFiles(
+        pidFile: "/run/plymouth/pid",
+        fifo: PsplashFIFO.defaultPath(environment: BootEnvironment.environment("PSPLASH_FIFO_DIR")))
 }
 
 extension String {

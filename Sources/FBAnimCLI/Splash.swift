@@ -39,7 +39,12 @@ func runSplash(_ words: ArraySlice<String>) throws(CLIError) {
     }
     let log = SplashLog()
     if !kernel.enabled && parsed[.device] == nil {
-        log("fbanim.enable=0 on the kernel command line: no splash")
+        // Ready and done: a Type=notify unit whose process ends without
+        // READY=1 would count as failed.
+        BootEnvironment.notifySystemd("READY=1\nSTATUS=Turned off on the kernel command line")
+        log(
+            "fbanim.enable=\(shown(commandLine.value(of: "fbanim.enable") ?? "0")) on the kernel command line: no splash"
+        )
         return
     }
     let request = try SplashRequest(parsed, kernel: kernel, readFile: readConfigurationFile)

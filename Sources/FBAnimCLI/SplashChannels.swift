@@ -4,8 +4,10 @@ import Glibc
 
 /// The splash's control channels (boot.md, Control channels): the psplash
 /// FIFO and Plymouth's socket, both turned into `BootCommand`s for the
-/// session. Nothing a client sends can stop or slow the splash: bad input
-/// is answered NAK or logged (rate-limited), and the animation goes on.
+/// session. Bad input is answered NAK or logged (rate-limited) and the
+/// animation goes on; served between frames within a budget, a flood costs
+/// no frame. Commands themselves are obeyed, from those allowed to send
+/// them (root, the splash's user, `--ctl-group`): a quit quits.
 final class SplashChannels {
     unowned let session: SplashSession
     private var fifo: PsplashFIFO?
@@ -35,7 +37,17 @@ final class SplashChannels {
         let log = session.log
         do throws(SystemError) {
             let server = try PlymouthServer(loop: session.loop, name: SplashChannels.socketName) {
-                log("plymouth socket: \($0)")
+                log($0)
+            }
+            server.admits = { [unowned self] peer in
+                guard let peer, isAllowed(peer) else {
+                    session.log.once(
+                        "peer-\(peer?.uid ?? 0)",
+                        "plymouth socket: refused uid \(peer.map { String($0.uid) } ?? "unknown") "
+                            + "(root, the splash's user or --ctl-group only)")
+                    return false
+                }
+                return true
             }
             server.onRequest = { [unowned self] request, peer, client in
                 answer(request, from: peer, client: client)
@@ -46,9 +58,13 @@ final class SplashChannels {
                 log("another splash is running (\(holder())): this one stands down")
                 return false
             }
-            log("cannot open Plymouth's socket (\(error)); plymouth and fbanim ctl will not reach the splash")
+            log(
+                "cannot open Plymouth's socket (\(error)); plymouth and fbanim ctl will not reach the splash"
+            )
         }
-        if SplashChannels.socketName == Plymouth.socketName {
+        // Only while holding the socket (boot.md): the pid file tells
+        // systemd's tools a Plymouth answers there.
+        if server != nil && SplashChannels.socketName == Plymouth.socketName {
             do throws(SystemError) {
                 try BootEnvironment.writePidFile("/run/plymouth/pid")
                 pidFile = "/run/plymouth/pid"
@@ -56,7 +72,8 @@ final class SplashChannels {
                 log("cannot write /run/plymouth/pid (\(error))")
             }
         }
-        let path = PsplashFIFO.defaultPath(environment: BootEnvironment.environment("PSPLASH_FIFO_DIR"))
+        let path = PsplashFIFO.defaultPath(
+            environment: BootEnvironment.environment("PSPLASH_FIFO_DIR"))
         do throws(SystemError) {
             fifo = try PsplashFIFO(path: path, loop: session.loop) { [unowned self] bytes in
                 for outcome in psplash.feed(bytes) {
@@ -90,20 +107,20 @@ final class SplashChannels {
     private func answer(
         _ request: Plymouth.Request, from peer: UnixSocket.Peer?, client: PlymouthServer.ClientID
     ) -> PlymouthServer.Answer {
-        guard let peer, isAllowed(peer) else {
-            session.log.once(
-                "peer-\(peer?.uid ?? 0)",
-                "plymouth socket: refused a request from uid \(peer.map { String($0.uid) } ?? "unknown") (root only)")
-            return .nak
-        }
         switch Plymouth.meaning(of: request) {
+        case .command(.newRoot) where peer?.uid != 0:
+            // Moving the splash's root is root's alone (not --ctl-group's).
+            session.log.once(
+                "newroot", "plymouth socket: newroot refused from uid \(peer?.uid ?? 0)")
+            return .nak
         case .command(let command): return session.handle(command, client: client)
         case .malformed(let why):
             session.log("plymouth socket: \(why)")
             return .ack
         case .refused:
             let c = request.command
-            let name = c >= 0x20 && c < 0x7F ? String(UnicodeScalar(c)) : "0x" + String(c, radix: 16)
+            let name =
+                c >= 0x20 && c < 0x7F ? String(UnicodeScalar(c)) : "0x" + String(c, radix: 16)
             session.log("plymouth socket: request '\(name)' is not handled (NAK)")
             return .nak
         }
@@ -147,7 +164,8 @@ extension SplashSession {
             loop.interrupt()
         case .quit(let retain):
             if quit == nil {
-                quit = Quit(retain: retain, clients: [], deadline: monotonicNanoseconds() + 1_000_000_000)
+                quit = Quit(
+                    retain: retain, clients: [], deadline: monotonicNanoseconds() + 1_000_000_000)
                 progress.finish()
             } else if retain {
                 quit?.retain = true
@@ -184,7 +202,12 @@ extension SplashSession {
 
     /// Follows the boot into its real root, as plymouthd does at `update-root-fs`.
     private func changeRoot(to path: String) {
-        guard !path.isEmpty, path != "/" else { return }
+        // Once, to an absolute path: the boot's move from the initramfs.
+        guard path.hasPrefix("/"), path != "/", !changedRoot else {
+            log("newroot '\(shown(path))' ignored (once, to an absolute path)")
+            return
+        }
+        changedRoot = true
         do throws(SystemError) {
             try BootEnvironment.changeRoot(to: path)
             log("now in the real root (\(shown(path)))")
@@ -201,7 +224,9 @@ extension SplashSession {
     }
 
     func readHistory() -> BootHistory? {
-        guard let bytes = try? BootEnvironment.readSmallFile(historyPath, limit: 4096) else { return nil }
+        guard let bytes = try? BootEnvironment.readSmallFile(historyPath, limit: 4096) else {
+            return nil
+        }
         let history = BootHistory(text: String(decoding: bytes, as: UTF8.self))
         if history == nil { log("\(historyPath) is not a boot history; ignored") }
         return history
@@ -209,7 +234,7 @@ extension SplashSession {
 
     /// Keeps this boot's units and length for the next boot's progress.
     func writeHistory() {
-        let record = progress.record(at: bootSeconds(at: animationTime))
+        let record = progress.record(at: progressSeconds)
         let path = historyPath
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
         do throws(SystemError) {

@@ -25,16 +25,25 @@ extension SplashSession {
         var opened: Display?
         if let named = request.play.device {
             do throws(CLIError) {
-                opened = try openNamedDisplay(named, format: request.play.format, holdsConsole: false).0
+                opened = try openNamedDisplay(
+                    named, format: request.play.format, holdsConsole: false
+                ).0
                 onFallback = false
                 log.reset("wait")
             } catch {
                 if case .noPermission = error { return fail(error) }
-                log.once("wait", "waiting for \(shown(describe(named))): \(error.message.dropLast().replacingErrorPrefix)")
+                log.once(
+                    "wait",
+                    "waiting for \(shown(describe(named))): \(error.message.dropLast().replacingErrorPrefix)"
+                )
                 // Show on whatever display there is meanwhile (HDMI before the panel's driver).
-                if case .simulated = named {} else if case .terminal = named {} else {
+                if case .simulated = named {
+                } else if case .terminal = named {
+                } else {
                     opened = openFirstDisplay()
                     onFallback = opened != nil
+                    // A move to it that failed: give it time before the next try.
+                    nextLookForNamed = monotonicNanoseconds() + 10_000_000_000
                 }
             }
         } else {
@@ -57,7 +66,9 @@ extension SplashSession {
         player.onFirstFrame = { [unowned self] in firstFrameShown() }
         self.player = player
         messageChanged = true
-        log("showing on \(opened.description.name)\(onFallback ? " until the named display comes" : "")")
+        log(
+            "showing on \(opened.description.name)\(onFallback ? " until the named display comes" : "")"
+        )
         return nil
     }
 
@@ -100,7 +111,8 @@ extension SplashSession {
     private func describe(_ name: DeviceName) -> String {
         switch name {
         case .fbdev(let path), .drm(let path): return path
-        case .drmDriver(let driver, let connector): return "drm:\(driver)" + (connector.map { ":\($0)" } ?? "")
+        case .drmDriver(let driver, let connector):
+            return "drm:\(driver)" + (connector.map { ":\($0)" } ?? "")
         case .fbID(let id): return "fb:\(id)"
         case .simulated: return "the simulated display"
         case .terminal: return "the terminal"
@@ -130,26 +142,28 @@ extension SplashSession {
     /// Ends the session: the display (restored, or left on screen), the
     /// history, the answers owed, the channels.
     func finish() {
+        // A retained quit, and a shutdown screen told to stop, leave the
+        // frame and the console as they are.
         let retain =
-            quit?.retain == true || deactivated
-            || (request.mode.staysToTheEnd && SignalFlags.stopRequested)
+            quit?.retain == true || (request.mode.staysToTheEnd && SignalFlags.stopRequested)
         var lingering = false
         if let display {
             if retain {
                 lingering = display.closeRetainingPicture()
-                console?.leaveAsItIs()
+            } else if deactivated {
+                // Handed over, then told to quit (the next program failed,
+                // as plymouthd reads it): let go without touching its mode.
+                if display.closeRetainingPicture() { display.releaseRetained() }
             } else {
                 display.close()
-                console?.restore()
             }
-        } else if retain {
-            console?.leaveAsItIs()
-        } else {
-            console?.restore()
         }
+        if retain { console?.leaveAsItIs() } else { console?.restore() }
         console = nil
         if request.mode == .boot && quit != nil { writeHistory() }
         channels.answer(quit?.clients ?? [], ack: true)
+        channels.answer(deactivateClients, ack: true)
+        deactivateClients = []
         channels.close()
         if lingering, let display {
             // The kernel has no CLOSEFB: keep the device open (master
@@ -168,7 +182,7 @@ extension SplashSession: FrameInputs {
     func prepare(_ renderer: FrameRenderer, at time: Double) -> Bool {
         lastFrameTime = time
         if showsProgress {
-            eased.move(to: progress.value(at: bootSeconds(at: time)), at: time)
+            eased.move(to: progress.value(at: progressSeconds), at: time)
             renderer.progress = eased.value(at: time)
             if progress.isFinished { fillStarted = true }
         }
@@ -187,7 +201,7 @@ extension SplashSession: FrameInputs {
 
     func stillUntil(_ time: Double) -> Double {
         guard showsProgress else { return .infinity }
-        if time < eased.settlesAt || progress.changesWithTime(at: bootSeconds(at: time)) {
+        if time < eased.settlesAt || progress.changesWithTime(at: progressSeconds) {
             return time
         }
         return .infinity

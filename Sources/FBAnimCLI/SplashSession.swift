@@ -37,12 +37,16 @@ final class SplashSession {
     var wantShow = false
     var deactivated = false
     var hidden = false
+    /// The root moved once already (`newroot`).
+    var changedRoot = false
 
     // The display.
     var display: HandOverDisplay?
     var console: Console?
     var player: LoaderPlayer?
     var onFallback = false
+    /// When to look for the named display again while on the fallback.
+    var nextLookForNamed: UInt64 = 0
     var switchRequested = false
     var redrawWhole = false
     /// Animation time carried from one display to the next.
@@ -63,7 +67,7 @@ final class SplashSession {
         } catch {
             throw .ioError("cannot make the event loop: \(error)")
         }
-        clock = SplashClock(loop: loop, virtual: nil)
+        clock = SplashClock(loop: loop)
         progress = BootProgress(history: nil)
         bootStart = BootEnvironment.secondsSinceBoot()
         do throws(CLIError) {
@@ -80,8 +84,14 @@ final class SplashSession {
     /// Whether the ring shows the boot's progress (other loaders ignore it).
     var showsProgress: Bool { request.play.loader == .ring }
 
-    /// Seconds since the boot started, at animation time `time`.
-    func bootSeconds(at time: Double) -> Double { bootStart + time }
+    /// The seconds the boot's own progress is measured in: since the kernel
+    /// started (boot: the whole boot counts, waits for a display and
+    /// hand-overs included), else since the splash started (shutdown and
+    /// reboot, against 20 s).
+    var progressSeconds: Double {
+        let sinceStart = Double(monotonicNanoseconds() - started) / 1e9
+        return request.mode == .boot ? bootStart + sinceStart : sinceStart
+    }
 
     /// The quit can end now: no fill to wait for (a retain, another loader,
     /// no display), or the ring is full on screen, or it took too long.
@@ -101,6 +111,8 @@ final class SplashSession {
     func run() -> Int32 {
         if request.mode.staysToTheEnd { BootEnvironment.spareAtShutdown() }
         if request.mode == .boot { progress.history = readHistory() }
+        // An update's progress is the updater's alone.
+        if request.mode == .update { progress.followsTime = false }
         channels = SplashChannels(session: self)
         guard channels.open() else {  // another splash runs
             endStart("Another splash is running")
@@ -130,6 +142,11 @@ final class SplashSession {
             if wantShow {
                 wantShow = false
                 hidden = false
+            }
+            // Hidden before any display came: do not take one.
+            if wantHide && display == nil {
+                wantHide = false
+                hidden = true
             }
             if deactivated || hidden {
                 if wantReactivate { reactivate() }
@@ -162,6 +179,9 @@ final class SplashSession {
             try scheduler.run(
                 player, slots: request.play.frames, duration: limit,
                 shouldStop: { [unowned self] in
+                    // Between frames too: when flips or transfers set the
+                    // pace the scheduler never sleeps on the event loop.
+                    clock.serveNow()
                     if SignalFlags.takeStatsRequest() {
                         log(
                             Statistics.running(
@@ -175,6 +195,9 @@ final class SplashSession {
             log("\(display.description.name) stopped working (\(error)); waiting for a display")
             closeDisplay(restoringConsole: false)
             failed = true
+            // Not at once again: a display that opens but cannot present
+            // would make this a busy loop.
+            loop.wait(until: monotonicNanoseconds() + 250_000_000)
         }
         animationTime += Double(scheduler.books.elapsed) / 1e9
         player.timeOffset = animationTime
@@ -232,9 +255,15 @@ final class SplashSession {
             redrawWhole = true
             return true
         }
-        if onFallback, let named = request.play.device, DeviceLookup.isAvailable(named) {
-            switchRequested = true
-            return true
+        // The named display is looked for every 2 s (probing cards costs),
+        // and 10 s after a move to it failed.
+        let now = monotonicNanoseconds()
+        if onFallback, now >= nextLookForNamed, let named = request.play.device {
+            nextLookForNamed = now + 2_000_000_000
+            if DeviceLookup.isAvailable(named) {
+                switchRequested = true
+                return true
+            }
         }
         return false
     }

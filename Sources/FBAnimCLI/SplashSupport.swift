@@ -46,38 +46,30 @@ final class SplashLog {
     func reset(_ key: String) { once.remove(key) }
 }
 
-/// The splash's clock: `CLOCK_MONOTONIC` (or a simulated display's own
-/// clock), whose waits are the event loop's waits, so control channels are
-/// served while frames wait for their slot. A wait ends early when
-/// something changed the picture (`EventLoop.interrupt()`) or a signal came.
-/// Twice a second it runs `tick` (the console and device checks), which
-/// may end the wait too.
+/// The splash's clock: `CLOCK_MONOTONIC`, whose waits are the event loop's
+/// waits, so control channels are served while frames wait for their slot.
+/// A wait ends early when something changed the picture
+/// (`EventLoop.interrupt()`) or a signal came. About twice a second it runs
+/// `tick` (the console and device checks), which may end the wait too.
+///
+/// Frames do not always wait (a display whose flips or transfers set the
+/// pace, frames that are late): the session also calls `serveNow()` between
+/// frames, so the channels and the checks never go unserved.
 final class SplashClock: FrameClock {
     let loop: EventLoop
-    /// A simulated display's virtual clock, when it has one.
-    let virtual: FrameClock?
-    /// Called about twice a second while waiting; `true` ends the wait.
+    /// Called about twice a second; `true` ends the wait.
     var tick: () -> Bool = { false }
     private var lastTick: UInt64 = 0
     /// How often `tick` runs: twice a second, so a console switched to text
     /// behind the splash is taken back and redrawn within a second
-    /// (boot.md), the redraw included, whatever the phase.
+    /// (boot.md), the redraw included.
     static let tickInterval: UInt64 = 500_000_000
 
-    init(loop: EventLoop, virtual: FrameClock?) {
-        self.loop = loop
-        self.virtual = virtual
-    }
+    init(loop: EventLoop) { self.loop = loop }
 
-    func now() -> UInt64 { virtual?.now() ?? monotonicNanoseconds() }
+    func now() -> UInt64 { monotonicNanoseconds() }
 
     func sleep(until deadline: UInt64) {
-        if let virtual {
-            // Virtual time jumps: serve what is there, then jump.
-            if loop.drain() || runTick() { return }
-            virtual.sleep(until: deadline)
-            return
-        }
         while monotonicNanoseconds() < deadline {
             let next = min(deadline, lastTick + SplashClock.tickInterval)
             if loop.wait(until: next) { return }
@@ -85,13 +77,13 @@ final class SplashClock: FrameClock {
         }
     }
 
-    /// A slow panel's transfer in flight: serve channels, do not cut it short.
-    func finish(until deadline: UInt64) {
-        if let virtual {
-            virtual.finish(until: deadline)
-            return
-        }
-        while monotonicNanoseconds() < deadline { loop.wait(until: deadline) }
+    /// Serves what is ready on the channels and runs `tick` if it is due,
+    /// without waiting.
+    /// - Returns: whether something asked for the main loop's attention.
+    @discardableResult
+    func serveNow() -> Bool {
+        let interrupted = loop.drain()
+        return runTick() || interrupted
     }
 
     /// Runs `tick` when `tickInterval` has passed since the last time.

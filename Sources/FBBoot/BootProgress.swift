@@ -19,6 +19,9 @@ public struct BootProgress: Sendable {
     private var direction = 1.0
     private var reached = 0.0
     private var finished = false
+    /// Whether the boot's own progress counts (off for an update: its
+    /// progress is the updater's values alone).
+    public var followsTime = true
 
     /// Seconds a boot is assumed to take when none was measured before.
     public static let assumedBootSeconds = 20.0
@@ -53,7 +56,7 @@ public struct BootProgress: Sendable {
     /// than any value returned before), with its direction.
     public mutating func value(at seconds: Double) -> Double {
         if finished { return direction }
-        let candidate = explicitMagnitude ?? ownProgress(at: seconds)
+        let candidate = explicitMagnitude ?? (followsTime ? ownProgress(at: seconds) : 0)
         reached = max(reached, candidate)
         return direction * reached
     }
@@ -62,7 +65,7 @@ public struct BootProgress: Sendable {
     /// come, not finished, the boot's own progress below its cap): a
     /// splash showing it must keep drawing.
     public func changesWithTime(at seconds: Double) -> Bool {
-        guard !finished, explicitMagnitude == nil else { return false }
+        guard !finished, explicitMagnitude == nil, followsTime else { return false }
         let cap = history == nil ? BootProgress.capWithoutHistory : BootProgress.capWithHistory
         return ownProgress(at: seconds) < cap
     }

@@ -57,7 +57,8 @@ public struct KernelCommandLine: Sendable {
 public struct SplashKernelOptions: Equatable, Sendable {
     /// `fbanim.enable=0` turns the splash off.
     public var enabled = true
-    /// `fbanim.board=NAME`: a plain name, looked up only in the boards folders.
+    /// `fbanim.board=NAME`: a plain name (no `/`, no `..`), so only a
+    /// `NAME.conf` in the boards folders (`BoardProfile.searchPaths`).
     public var board: String?
     /// `fbanim.loader=NAME`, as the command line would take it (checked by the caller).
     public var loader: String?

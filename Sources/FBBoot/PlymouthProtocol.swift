@@ -75,7 +75,7 @@ public enum Plymouth {
     /// The request `fbanim ctl` sends for `command`.
     public static func request(for command: BootCommand) -> Request {
         func r(_ c: Character, _ text: String? = nil) -> Request {
-            Request(command: c.asciiValue!, argument: text.map { Array($0.utf8.prefix(254)) })
+            Request(command: c.asciiValue!, argument: text.map(argumentBytes))
         }
         switch command {
         case .ping: return r("P")
@@ -92,6 +92,18 @@ public enum Plymouth {
         case .rootWritable: return r("S")
         case .newRoot(let path): return r("R", path)
         }
+    }
+
+    /// `text` as an argument: at most 254 bytes (the length byte counts the
+    /// NUL too), cut at a character's boundary, without NULs.
+    static func argumentBytes(_ text: String) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for scalar in text.unicodeScalars where scalar.value != 0 {
+            let utf8 = Array(String(scalar).utf8)
+            guard bytes.count + utf8.count <= 254 else { break }
+            bytes += utf8
+        }
+        return bytes
     }
 
     /// Cuts a connection's byte stream into requests, however the bytes

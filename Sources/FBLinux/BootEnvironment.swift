@@ -55,10 +55,17 @@ public enum BootEnvironment {
         }
         guard info.st_size <= limit else { throw SystemError(errno: EFBIG, call: "read") }
         let deadline = monotonicNanoseconds() + 5_000_000_000
-        var bytes = [UInt8](repeating: 0, count: limit + 1)
+        // Sized by the file (a pipe grows it as bytes come), never by the
+        // limit: a 64 MiB font limit must not cost 64 MiB for a 700 KB font.
+        var bytes = [UInt8](repeating: 0, count: isPipe ? 4096 : Int(info.st_size) + 1)
         var count = 0
         while count <= limit {
-            let n = Glibc.read(fd, &bytes[count], limit + 1 - count)
+            if count == bytes.count {
+                bytes += [UInt8](repeating: 0, count: min(bytes.count, limit + 1 - count))
+            }
+            let n = bytes.withUnsafeMutableBufferPointer { buffer in
+                Glibc.read(fd, buffer.baseAddress! + count, buffer.count - count)
+            }
             if n > 0 {
                 count += n
             } else if n == 0 {
@@ -73,7 +80,8 @@ public enum BootEnvironment {
             }
         }
         guard count <= limit else { throw SystemError(errno: EFBIG, call: "read") }
-        return Array(bytes.prefix(count))
+        bytes.removeLast(bytes.count - count)
+        return bytes
     }
 
     /// Writes this process's id to `path` (Plymouth's `/run/plymouth/pid`,
@@ -97,9 +105,36 @@ public enum BootEnvironment {
     /// Removes the pid file at `path` if it still names this process.
     public static func removePidFile(_ path: String) {
         guard let bytes = try? readSmallFile(path, limit: 64),
-            String(decoding: bytes, as: UTF8.self).split(separator: "\n").first == Substring("\(getpid())")
+            String(decoding: bytes, as: UTF8.self).split(separator: "\n").first
+                == Substring("\(getpid())")
         else { return }
         unlink(path)
+    }
+
+    /// Removes what a splash that was killed left behind: a pid file naming
+    /// a process that is gone (it would keep systemd's console password
+    /// agent from starting) and a FIFO nobody reads (an `echo` into it
+    /// would block forever).
+    /// - Returns: the paths removed.
+    @discardableResult
+    public static func removeStaleSplashFiles(pidFile: String, fifo: String) -> [String] {
+        var removed: [String] = []
+        if let bytes = try? readSmallFile(pidFile, limit: 64),
+            let line = String(decoding: bytes, as: UTF8.self).split(separator: "\n").first,
+            let pid = Int32(line), pid > 0, kill(pid, 0) != 0, errno == ESRCH
+        {
+            if unlink(pidFile) == 0 { removed.append(pidFile) }
+        }
+        var info = stat()
+        if lstat(fifo, &info) == 0, info.st_mode & S_IFMT == S_IFIFO {
+            let fd = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+            if fd >= 0 {
+                close(fd)  // someone reads it: a splash runs
+            } else if errno == ENXIO, unlink(fifo) == 0 {
+                removed.append(fifo)
+            }
+        }
+        return removed
     }
 
     /// The process named in a pid file, if it names a running one.

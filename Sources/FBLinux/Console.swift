@@ -25,6 +25,10 @@ public final class Console {
 
     /// Switches the active VT to graphics mode and hides its cursor.
     ///
+    /// The VT is opened non-blocking: a console stopped with Ctrl-S or
+    /// Scroll Lock takes no writes, and the cursor escapes are then lost
+    /// rather than holding the splash (or its exit) forever.
+    ///
     /// `open(/dev/tty0)`, `ioctl(KDSETMODE, KD_GRAPHICS)`, then `ESC [ ? 25 l`
     /// written to it.
     /// - Returns: the console to restore later, or `nil` when there is none
@@ -34,7 +38,9 @@ public final class Console {
     public static func enterGraphics(
         path: String = "/dev/tty0", system: SystemCalls = LinuxSystemCalls.shared
     ) -> Console? {
-        guard let fd = try? system.open(path, flags: O_RDWR | O_NOCTTY) else { return nil }
+        guard let fd = try? system.open(path, flags: O_RDWR | O_NOCTTY | O_NONBLOCK) else {
+            return nil
+        }
         do {
             try system.ioctl(fd, fbl_KDSETMODE, "KDSETMODE", value: fbl_KD_GRAPHICS)
         } catch {
@@ -90,7 +96,7 @@ public final class Console {
     public static func restoreText(
         path: String = "/dev/tty0", system: SystemCalls = LinuxSystemCalls.shared
     ) {
-        guard let fd = try? system.open(path, flags: O_RDWR | O_NOCTTY) else { return }
+        guard let fd = try? system.open(path, flags: O_RDWR | O_NOCTTY | O_NONBLOCK) else { return }
         defer { system.close(fd) }
         guard (try? system.ioctl(fd, fbl_KDSETMODE, "KDSETMODE", value: fbl_KD_TEXT)) != nil else {
             return

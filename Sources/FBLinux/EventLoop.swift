@@ -35,7 +35,9 @@ public final class EventLoop {
     /// Calls `handler` with the returned events (`POLLIN`, `POLLOUT`,
     /// `POLLHUP`...) whenever `fd` is ready for `events`.
     @discardableResult
-    public func watch(_ fd: Int32, events: Int16 = Int16(POLLIN), _ handler: @escaping (Int16) -> Void)
+    public func watch(
+        _ fd: Int32, events: Int16 = Int16(POLLIN), _ handler: @escaping (Int16) -> Void
+    )
         -> Token
     {
         nextToken += 1
@@ -81,11 +83,13 @@ public final class EventLoop {
         }
     }
 
-    /// Runs the handlers of what is ready now, without waiting.
+    /// Runs the handlers of what is ready now, without waiting, for about
+    /// `budget` nanoseconds at most (one handler at least; the rest stay
+    /// ready for the next call): between frames, a flood must not cost one.
     /// - Returns: `true` when something asked to interrupt (or a signal came).
     @discardableResult
-    public func drain() -> Bool {
-        pollOnce(timeoutMilliseconds: 0, until: 0)
+    public func drain(budget: UInt64 = 2_000_000) -> Bool {
+        pollOnce(timeoutMilliseconds: 0, until: monotonicNanoseconds() + budget)
         defer { interrupted = false }
         return interrupted
     }
@@ -104,25 +108,28 @@ public final class EventLoop {
             return
         }
         if fds[0].revents != 0 {
-            var sink = [UInt8](repeating: 0, count: 64)
-            while read(signalFD, &sink, sink.count) > 0 {}
+            // Drained into a buffer on the stack: a signal costs no allocation.
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { sink in
+                while read(signalFD, sink.baseAddress, sink.count) > 0 {}
+            }
             interrupted = true
         }
-        // Handlers may add or remove watches: dispatch from a snapshot.
-        // The next ones first next time: a flood on one descriptor does not
+        // `fds` and `tokens` change only at the next poll (`rebuild`), so
+        // handlers that add or remove watches do not disturb this walk. The
+        // next ones first next time: a flood on one descriptor does not
         // starve the others.
-        let snapshot = Array(zip(tokens, fds.dropFirst()))
-        let count = snapshot.count
+        let count = tokens.count
         guard count > 0 else { return }
         var ran = 0
         for k in 0..<count {
-            let (token, entry) = snapshot[(k + rotation) % count]
-            guard entry.revents != 0 else { continue }
+            let i = (k + rotation) % count
+            let revents = fds[i + 1].revents
+            guard revents != 0 else { continue }
             if ran > 0 && deadline > 0 && monotonicNanoseconds() >= deadline { break }
-            watches[token]?.handler(entry.revents)
+            watches[tokens[i]]?.handler(revents)
             ran += 1
         }
-        rotation = (rotation + 1) % max(count, 1)
+        rotation = (rotation + 1) % count
     }
 
     private func rebuild() {

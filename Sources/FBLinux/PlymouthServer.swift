@@ -39,16 +39,25 @@ public final class PlymouthServer {
     private var clients: [ClientID: Client] = [:]
     private var lastClientID: ClientID = 0
     private var refusedSinceLog = 0
+    /// Kept open to be given up when descriptors run out (see `acceptClients`).
+    private var spare: Int32 = open("/dev/null", O_RDONLY | O_CLOEXEC)
     private let log: (String) -> Void
-    /// Decides the answer to each request: the command, the client's
-    /// credentials (`nil` if the kernel did not say), and who asked.
+    /// Whether a client with these credentials (`nil` if the kernel did not
+    /// say) may send requests at all. One that may not gets one NAK and is
+    /// closed at once: it never holds one of the `maximumClients` places,
+    /// so nobody can lock root out by opening connections.
+    public var admits: (UnixSocket.Peer?) -> Bool = { _ in true }
+    /// Decides the answer to each request of an admitted client: the
+    /// command, the client's credentials, and who asked.
     public var onRequest: (Plymouth.Request, UnixSocket.Peer?, ClientID) -> Answer = { _, _, _ in
         .nak
     }
 
     /// Binds `\0/org/freedesktop/plymouthd` (or `name`) and starts accepting.
     /// - Throws: `SystemError`; `EADDRINUSE` when plymouthd or another splash holds it.
-    public init(loop: EventLoop, name: String = Plymouth.socketName, log: @escaping (String) -> Void)
+    public init(
+        loop: EventLoop, name: String = Plymouth.socketName, log: @escaping (String) -> Void
+    )
         throws(SystemError)
     {
         self.loop = loop
@@ -77,6 +86,10 @@ public final class PlymouthServer {
             self.listenToken = nil
         }
         for id in Array(clients.keys) { drop(id) }
+        if spare >= 0 {
+            Glibc.close(spare)
+            spare = -1
+        }
     }
 
     private func acceptClients() {
@@ -86,15 +99,35 @@ public final class PlymouthServer {
                 guard let accepted = try listener.accept() else { break }
                 socket = accepted
             } catch {
-                // EMFILE and the like: the clients already here are served.
+                // Out of descriptors: the pending connection would keep the
+                // listener ready and the loop spinning. The spare descriptor
+                // makes room to take it and close it (the classic way out).
+                if error.errno == EMFILE || error.errno == ENFILE, spare >= 0 {
+                    Glibc.close(spare)
+                    if let taken = try? listener.accept() { taken.close() }
+                    spare = open("/dev/null", O_RDONLY | O_CLOEXEC)
+                    refusedSinceLog += 1
+                    if refusedSinceLog == 1 {
+                        log("plymouth socket: out of descriptors (\(error)); refusing")
+                    }
+                    continue
+                }
                 log("plymouth socket: \(error)")
                 break
+            }
+            let peer = socket.peer
+            guard admits(peer) else {
+                _ = try? socket.write([Plymouth.nak][...])
+                socket.close()
+                continue
             }
             guard clients.count < PlymouthServer.maximumClients else {
                 socket.close()
                 refusedSinceLog += 1
                 if refusedSinceLog == 1 {
-                    log("plymouth socket: \(PlymouthServer.maximumClients) clients connected; refusing more")
+                    log(
+                        "plymouth socket: \(PlymouthServer.maximumClients) clients connected; refusing more"
+                    )
                 }
                 continue
             }
@@ -102,7 +135,7 @@ public final class PlymouthServer {
             // Wraps after 2^31 connections, long after the first ones are gone.
             lastClientID = lastClientID == .max ? 1 : lastClientID + 1
             let id = lastClientID
-            var client = Client(socket: socket, peer: socket.peer)
+            var client = Client(socket: socket, peer: peer)
             client.token = loop.watch(socket.fd) { [unowned self] events in
                 serve(id, events)
             }

@@ -13,6 +13,8 @@ public final class PsplashFIFO {
     private var fd: Int32 = -1
     private var token: EventLoop.Token?
     private var identity: (dev: UInt, ino: UInt)?
+    /// Where reads land, kept: a read costs no allocation.
+    private var buffer = [UInt8](repeating: 0, count: PsplashFIFO.readLimit)
     /// Bytes read per wake-up: a 1 MB write is taken in pieces, between
     /// frames, each parsed in well under a millisecond.
     static let readLimit = 8192
@@ -27,9 +29,10 @@ public final class PsplashFIFO {
     /// with what writers send.
     /// - Throws: `SystemError` when it cannot be made or opened (a read-only
     ///   or full `/run`, something else at that path: `EEXIST`).
-    public init(path: String, group: String? = "video", loop: EventLoop,
-        onBytes: @escaping ([UInt8]) -> Void) throws(SystemError)
-    {
+    public init(
+        path: String, group: String? = "video", loop: EventLoop,
+        onBytes: @escaping (ArraySlice<UInt8>) -> Void
+    ) throws(SystemError) {
         self.path = path
         self.loop = loop
         var info = stat()
@@ -65,9 +68,8 @@ public final class PsplashFIFO {
         self.fd = fd
         if fstat(fd, &info) == 0 { identity = (UInt(info.st_dev), UInt(info.st_ino)) }
         token = loop.watch(fd) { [unowned self] _ in
-            var buffer = [UInt8](repeating: 0, count: PsplashFIFO.readLimit)
             let n = buffer.withUnsafeMutableBytes { read(self.fd, $0.baseAddress, $0.count) }
-            if n > 0 { onBytes(Array(buffer.prefix(n))) }
+            if n > 0 { onBytes(buffer[..<n]) }
         }
     }
 

@@ -127,12 +127,17 @@ import Testing
         // A display that never comes: --wait gives up with 66.
         let gives = try ChildProcess(
             Fbanim.binaryPath,
-            ["splash", "--config", h.dir.file("none.conf"), "--device", "/dev/fb77", "--wait", "1"],
+            [
+                "splash", "--config", h.dir.file("none.conf"), "--device", "/dev/fb77", "--wait",
+                "1",
+            ],
             environment: h.environment)
         let end = gives.wait(timeout: 10)
         #expect(end.status == 66, "\(end): \(gives.stderr)")
         #expect(gives.age >= 1)
-        #expect(gives.stderr.components(separatedBy: "waiting for /dev/fb77").count == 2, "\(gives.stderr)")
+        #expect(
+            gives.stderr.components(separatedBy: "waiting for /dev/fb77").count == 2,
+            "\(gives.stderr)")
         // Without --wait it waits, answers, and quits when told.
         let waiting = try h.start(["--device", "fb:no-such-panel"])
         #expect(try h.ctl(["ping"]).0.exitedCleanly)
@@ -219,5 +224,87 @@ import Testing
             "fed garbage: \(stats); left alone: \(calm)")
         #expect(child.stderrLines.count <= 60, "\(child.stderrLines.count) log lines")
         #expect(child.stderrLines.allSatisfy { $0.hasPrefix("fbanim: ") && $0.utf8.count < 400 })
+    }
+}
+
+/// Cases the review found: frames that never wait, connections that try to
+/// lock root out, what a killed splash leaves behind, the boot's clock.
+@Suite struct SplashRobustnessTests {
+    /// Flips that set the pace (refresh = fps) or slow transfers: the
+    /// scheduler never sleeps on the event loop, the channels are served anyway.
+    @Test(arguments: ["sim:160x120?refresh=30", "sim:160x120?present_ms=40"])
+    func channelsAreServedWhenFramesNeverWait(_ device: String) throws {
+        let h = try SplashHarness()
+        let child = try h.start(["--device", device, "--fps", "30", "spinner"])
+        let began = Date()
+        #expect(try h.ctl(["ping"]).0.exitedCleanly)
+        #expect(Date().timeIntervalSince(began) < 2)
+        try h.write("QUIT\n")
+        #expect(child.wait(timeout: 5).exitedCleanly, "\(child.stderr)")
+    }
+
+    @Test func connectionsFromOtherUsersCannotLockRootOut() throws {
+        try #require(getuid() == 0, "needs root to connect as another user")
+        let h = try SplashHarness()
+        let child = try h.start(SplashTests.sim)
+        // 600 connections held open by nobody (more than the 512 places).
+        let holder = try ChildProcess(
+            "/usr/bin/setpriv",
+            [
+                "--reuid=65534", "--regid=65534", "--clear-groups", "python3", "-c",
+                """
+                import socket, sys, time
+                held = []
+                for i in range(600):
+                    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                    s.connect(b"\\0" + sys.argv[1].encode())
+                    held.append(s)
+                print("holding", flush=True)
+                time.sleep(30)
+                """, h.socket,
+            ])
+        #expect(
+            holder.waitUntil(timeout: 20) { holder.stdout.contains("holding") || !holder.isRunning }
+        )
+        #expect(try h.ctl(["ping"]).0.exitedCleanly, "root was locked out")
+        #expect(child.isRunning)
+        #expect(try h.ctl(["quit"]).0.exitedCleanly)
+        #expect(child.wait(timeout: 5).exitedCleanly)
+        holder.send(SIGKILL)
+    }
+
+    @Test func restoreConsoleRemovesAFifoNobodyReads() throws {
+        let dir = try OutputDirectory()
+        defer { dir.remove() }
+        let fifo = dir.file("psplash_fifo")
+        #expect(mkfifo(fifo, 0o660) == 0)
+        let environment = ["PSPLASH_FIFO_DIR": dir.path]
+        // While someone reads it (a splash runs), it stays.
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        var run = try ChildProcess(Fbanim.binaryPath, ["restore-console"], environment: environment)
+        #expect(run.wait(timeout: 10).exitedCleanly)
+        #expect(FileManager.default.fileExists(atPath: fifo))
+        close(reader)
+        run = try ChildProcess(Fbanim.binaryPath, ["restore-console"], environment: environment)
+        #expect(run.wait(timeout: 10).exitedCleanly)
+        #expect(
+            !FileManager.default.fileExists(atPath: fifo), "an echo into it would block forever")
+    }
+
+    /// The history keeps the time since the kernel started, not the time
+    /// the splash spent drawing (a splash that waited for its display).
+    @Test func theHistoryKeepsTheBootsLength() throws {
+        let h = try SplashHarness()
+        let child = try h.start(["--device", "fb:no-such-panel"])  // waits, draws nothing
+        usleep(1_200_000)
+        #expect(try h.ctl(["quit"]).0.exitedCleanly)
+        #expect(child.wait(timeout: 5).exitedCleanly)
+        let uptime = Double(
+            (try String(contentsOfFile: "/proc/uptime", encoding: .utf8)).split(separator: " ")[0])!
+        let history = String(decoding: h.dir.read("state/boot-history") ?? [], as: UTF8.self)
+        let seconds = history.split(separator: "\n").first { $0.hasPrefix("seconds ") }
+            .flatMap { Double($0.dropFirst(8)) }
+        let kept = try #require(seconds, "no history: \(history)")
+        #expect(abs(kept - min(uptime, 3600)) < 5, "kept \(kept) s, the machine is up \(uptime) s")
     }
 }

@@ -46,6 +46,15 @@ import Testing
         #expect(p.value(at: 20) == 1)
     }
 
+    @Test func anUpdatesProgressIsTheUpdatersAlone() {
+        var p = BootProgress(history: nil)
+        p.followsTime = false
+        #expect(p.value(at: 60) == 0)  // no 90 % from the time since boot
+        #expect(!p.changesWithTime(at: 60))
+        p.explicit(percent: 12)
+        #expect(p.value(at: 61) == 0.12)
+    }
+
     @Test func negativeValuesTurnTheDirection() {
         var p = BootProgress(history: nil)
         p.explicit(percent: -40)

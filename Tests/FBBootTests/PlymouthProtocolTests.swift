@@ -76,6 +76,21 @@ import _FBTestSupport
         #expect(d.feed(bytes).first?.argument?.count == 254)
     }
 
+    @Test func argumentsAreCutAtACharactersBoundary() {
+        // 127 two-byte letters fill 254 bytes exactly; one more does not fit whole.
+        let fits = String(repeating: "é", count: 127)
+        #expect(Plymouth.request(for: .message(fits)).argument?.count == 254)
+        let bytes = Plymouth.request(for: .message(fits + "é")).argument ?? []
+        #expect(bytes.count == 254)
+        // "a" and 127 é are 255 bytes: the last é goes whole, not half.
+        #expect(Plymouth.request(for: .message("a" + fits)).argument?.count == 253)
+        var d = Plymouth.Decoder()
+        let back = d.feed(Plymouth.request(for: .message("a" + fits)).encoded)
+        #expect(back.first?.text == "a" + String(repeating: "é", count: 126))
+        #expect(!(back.first?.text.contains("\u{FFFD}") ?? true))
+        #expect(Plymouth.request(for: .message("a\u{0}b")).argument == Array("ab".utf8))
+    }
+
     @Test func byteByByteEqualsAllAtOnce() {
         var rng = SeededRandom(seed: 7)
         for _ in 0..<200 {
