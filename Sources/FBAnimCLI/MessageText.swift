@@ -20,12 +20,9 @@ final class MessageTypesetter {
     /// Loads the font `text.fontPath` names, or the built-in one.
     /// - Throws: `CLIError`: 66 when the file does not exist, 77 without
     ///   permission, 64 when it is not a font fbanim reads.
-    init(_ text: TextRequest, scale: Double = 1) throws(CLIError) {
-        color =
-            text.color.map { $0.withAlpha(MessageLine.defaultColor.a) } ?? MessageLine.defaultColor
-        pixelSize = Fixed(raw: Int64((16 * scale * 65536).rounded()))
+    convenience init(_ text: TextRequest, scale: Double = 1) throws(CLIError) {
         guard let path = text.fontPath else {
-            font = Font.builtIn()
+            self.init(font: Font.builtIn(), scale: scale, color: text.color)
             return
         }
         let bytes: [UInt8]
@@ -35,15 +32,17 @@ final class MessageTypesetter {
             throw profileError(path, error, what: "font").asFontError
         }
         do throws(FontError) {
-            font = try Font(bytes: bytes)
+            self.init(font: try Font(bytes: bytes), scale: scale, color: text.color)
         } catch {
             throw .usage("'\(shown(path))' is not a font fbanim reads: \(error)", nil)
         }
     }
 
-    /// The built-in font at `scale`, for a splash whose chosen font failed.
-    init(builtInAt scale: Double, color: Color?) {
-        font = Font.builtIn()
+    /// `font` at 16 * `scale` px, in `color` at the message's opacity
+    /// (the default colour when `nil`); a splash whose chosen font failed
+    /// passes the built-in one.
+    init(font: Font, scale: Double, color: Color?) {
+        self.font = font
         self.color =
             color.map { $0.withAlpha(MessageLine.defaultColor.a) } ?? MessageLine.defaultColor
         pixelSize = Fixed(raw: Int64((16 * scale * 65536).rounded()))

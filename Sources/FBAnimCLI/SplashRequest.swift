@@ -29,8 +29,6 @@ struct SplashRequest: Sendable {
     var controlGroup: String?
     /// One line for each setting that was ignored, and why.
     var problems: [String] = []
-    /// Whether a board or the user named the device (else: the first display).
-    var deviceNamed: Bool { play.device != nil }
 
     /// - Parameters:
     ///   - commandLine: the words of `fbanim splash`.
@@ -67,7 +65,8 @@ struct SplashRequest: Sendable {
             } else {
                 let text = error.message.dropLast().replacingErrorPrefix
                 problems.append(
-                    text.replacingFirst("board profile", with: "configuration file") + "; using defaults")
+                    text.replacingFirst("board profile", with: "configuration file")
+                        + "; using defaults")
             }
         }
         if let board = merged[.board] {
@@ -81,7 +80,9 @@ struct SplashRequest: Sendable {
         }
         merged.values[.board] = nil
         play = try PlayRequest(checked: merged, for: .splash)
-        if let mode = try commandLine.value(.mode, for: .splash, parseSplashMode) { self.mode = mode }
+        if let mode = try commandLine.value(.mode, for: .splash, parseSplashMode) {
+            self.mode = mode
+        }
         wait = try commandLine.value(.wait, for: .splash, parseDuration)
         controlGroup = try commandLine.value(.ctlGroup, for: .splash, parseBoardName)
     }

@@ -3,6 +3,7 @@ import FBBoot
 import FBDisplay
 import FBLinux
 import FBScheduler
+import FBText
 
 /// A running boot splash: one display at a time (waited for, moved from
 /// when it goes or a better one comes), the control channels, the boot's
@@ -76,7 +77,8 @@ final class SplashSession {
             // A splash never stops for its font: the built-in one shows the text.
             log(error.message.dropLast().replacingErrorPrefix + "; using the built-in font")
             typesetter = MessageTypesetter(
-                builtInAt: request.play.style.scale, color: request.play.text.color)
+                font: Font.builtIn(), scale: request.play.style.scale,
+                color: request.play.text.color)
         }
         message = request.play.text.message
     }

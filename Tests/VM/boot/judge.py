@@ -33,29 +33,18 @@ first of these that fits:
 Standard library only.
 """
 import math
+import os
 import sys
+
+# The PPM reader of the display tests (Tests/VM/check_frame.py), one folder up.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import check_frame  # noqa: E402
 
 
 def read_ppm(path):
-    with open(path, "rb") as f:
-        data = f.read()
-    fields, pos = [], 0
-    while len(fields) < 4:
-        while data[pos:pos + 1].isspace():
-            pos += 1
-        end = pos
-        while not data[end:end + 1].isspace():
-            end += 1
-        fields.append(data[pos:end])
-        pos = end
-    pos += 1
-    if fields[0] != b"P6" or fields[3] != b"255":
-        raise ValueError(f"{path}: not a binary 8-bit PPM")
-    w, h = int(fields[1]), int(fields[2])
-    pixels = data[pos:pos + 3 * w * h]
-    if len(pixels) != 3 * w * h:
-        raise ValueError(f"{path}: truncated")
-    return w, h, pixels
+    """(width, height, pixels): the picture's RGB bytes, row after row."""
+    w, h, rows = check_frame.read_ppm(path)
+    return w, h, b"".join(rows)
 
 
 TRACK = (71, 71, 74)
