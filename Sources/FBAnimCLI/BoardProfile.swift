@@ -24,6 +24,10 @@ struct BoardProfile: Equatable {
     var loader: String?
     /// The kernel modules the initramfs hook copies (`initramfs-modules`).
     var initramfsModules: [String] = []
+    /// Firmware files, relative to `/lib/firmware`, the initramfs hook copies
+    /// with the modules (`initramfs-firmware`): a driver that reads its
+    /// firmware when it probes (panel-mipi-dbi) fails without it.
+    var initramfsFirmware: [String] = []
     /// The line each key was set on, for problems found between keys.
     var keyLines: [String: Int] = [:]
 
@@ -51,7 +55,9 @@ struct BoardProfile: Equatable {
             }
         }
         /// Keys the runtime leaves to others (the initramfs hook reads them).
-        var passiveKeys: [String] { self == .board ? ["initramfs-modules"] : [] }
+        var passiveKeys: [String] {
+            self == .board ? ["initramfs-modules", "initramfs-firmware"] : []
+        }
         /// Keys a file of this kind must set.
         var requiredKeys: [OptionKey] { self == .board ? [.device] : [] }
         /// How errors call such a file.

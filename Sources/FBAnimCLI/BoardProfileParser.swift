@@ -135,6 +135,16 @@ extension BoardProfile {
             initramfsModules = modules
             return nil
         }
+        if key == "initramfs-firmware" {
+            let files = value.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+            if let bad = files.first(where: { !isFirmwareName($0) }) {
+                return "bad initramfs-firmware '\(shown(bad))': expected file names under "
+                    + "/lib/firmware (letters, digits, '-', '_', '.', '+', '/' between names; "
+                    + "no '..') separated by blanks"
+            }
+            initramfsFirmware = files
+            return nil
+        }
         if key == "loader" {
             do {
                 _ = try parseLoader(value)
@@ -253,6 +263,21 @@ extension BoardProfile {
 }
 
 /// A kernel module's name as `modprobe` takes it: letters, digits, `-`, `_`, at most 64.
+/// A file under `/lib/firmware` as `request_firmware` names it: relative,
+/// components of letters, digits and `-_.+`, none empty, `.` or `..`.
+private func isFirmwareName(_ word: String) -> Bool {
+    guard !word.isEmpty, word.utf8.count <= 128 else { return false }
+    let parts = word.split(separator: "/", omittingEmptySubsequences: false)
+    return parts.allSatisfy { part in
+        !part.isEmpty && part != "." && part != ".."
+            && part.unicodeScalars.allSatisfy { s in
+                s.isASCII
+                    && ((s >= "a" && s <= "z") || (s >= "A" && s <= "Z") || (s >= "0" && s <= "9")
+                        || s == "-" || s == "_" || s == "." || s == "+")
+            }
+    }
+}
+
 private func isModuleName(_ word: String) -> Bool {
     !word.isEmpty && word.utf8.count <= 64
         && word.unicodeScalars.allSatisfy { s in

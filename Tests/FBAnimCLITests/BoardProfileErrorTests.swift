@@ -51,6 +51,10 @@ import Testing
         (header + "size = 320\n", 3, "size"),
         (header + "initramfs-modules = vc4 ../evil\n", 3, "initramfs-modules"),
         (header + "initramfs-modules =\n", 3, "initramfs-modules"),
+        (header + "initramfs-firmware = panel.bin ../../etc/shadow\n", 3, "initramfs-firmware"),
+        (header + "initramfs-firmware = /lib/firmware/panel.bin\n", 3, "initramfs-firmware"),
+        (header + "initramfs-firmware = brcm//x.bin\n", 3, "initramfs-firmware"),
+        (header + "initramfs-firmware = a/./b.bin\n", 3, "initramfs-firmware"),
         // Missing keys: a board profile names its display (reported at the end).
         ("fbanim-board 1\nfps = 20\n# the end\n", 3, "device"),
         ("fps = 20\n", 1, "device"),

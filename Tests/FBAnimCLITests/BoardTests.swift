@@ -57,8 +57,11 @@ func committedProfile(_ name: String) throws -> (BoardProfile, text: String) {
         #expect(profile.values[.format] != nil && profile.values[.fps] != nil, "\(name)")
         #expect(profile.values[.rotate] == "0", "panels turned in their driver: no second turn")
         #expect(text.contains("# Sources:") && text.contains("config.txt"), "\(name)")
-        // The initramfs hook takes these; the ST7789 leaves them out on purpose (its firmware).
-        #expect(profile.initramfsModules.isEmpty == (name == "st7789-240x240"), "\(name)")
+        // The initramfs hook takes these; the ST7789's driver also needs its firmware file.
+        #expect(!profile.initramfsModules.isEmpty, "\(name)")
+        #expect(
+            profile.initramfsFirmware
+                == (name == "st7789-240x240" ? ["st7789-240x240.bin"] : []), "\(name)")
         if profile.values[.format] == "rgb565" {
             #expect(text.contains("bits") && text.contains("MHz"), "\(name): no bus arithmetic")
         }

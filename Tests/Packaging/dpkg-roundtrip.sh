@@ -200,6 +200,9 @@ leftovers="$(LC_ALL=C comm -13 "$baseline" "$T/after" | grep -v -E \
 real=""
 for p in $leftovers; do
     if [ -d "$T/upper/$p" ] && [ -e "/$p" ]; then continue; fi
+    # A whiteout (character device 0:0): the purge removed what the host
+    # root already had (a /var/lib/fbanim of an earlier run), nothing left.
+    if [ -c "$T/upper/$p" ] && [ "$(stat -c %t:%T "$T/upper/$p")" = 0:0 ]; then continue; fi
     real="$real $p"
 done
 if [ -z "$real" ]; then pass dpkg-purge-leaves-nothing; else
@@ -246,6 +249,9 @@ if [ -n "$bin" ]; then
     for p in $(LC_ALL=C comm -13 "$baseline" "$T/after" | grep -v -E \
         -e '^\./boot(/initrd\.img-[^/]*)?$' -e '^\./var/lib/initramfs-tools(/|$)' || true); do
         if [ -d "$T/upper/$p" ] && [ -e "/$p" ]; then continue; fi
+    # A whiteout (character device 0:0): the purge removed what the host
+    # root already had (a /var/lib/fbanim of an earlier run), nothing left.
+    if [ -c "$T/upper/$p" ] && [ "$(stat -c %t:%T "$T/upper/$p")" = 0:0 ]; then continue; fi
         real="$real $p"
     done
     if [ -z "$real" ]; then pass install.sh-uninstall-leaves-nothing; else

@@ -313,6 +313,26 @@ else
     FBANIM=n mkinitramfs -d "$I/conf" -o "$I/without.img" "$kver" >"$I/without.log" 2>&1
     lsinitramfs "$I/without.img" >"$I/without.list" 2>/dev/null
     check "FBANIM=n leaves the binary out" sh -c "! grep -qx usr/bin/fbanim '$I/without.list'"
+    # A board whose driver reads a firmware file when it probes
+    # (panel-mipi-dbi): without the file its modules stay out, with it both go in.
+    fw="fbanim-test.$$/panel.bin"
+    printf 'board = panel\n' >"$I/etc/fbanim.conf"
+    printf 'device = /dev/dri/card0\ninitramfs-modules = udl\ninitramfs-firmware = %s\n' "$fw" >"$I/share/boards/panel.conf"
+    mkinitramfs -d "$I/conf" -o "$I/nofw.img" "$kver" >"$I/nofw.log" 2>&1
+    lsinitramfs "$I/nofw.img" >"$I/nofw.list" 2>/dev/null
+    check "hook warns about missing firmware and names the board" grep -q "W: fbanim: firmware $fw (board panel) not found" "$I/nofw.log"
+    check "missing firmware leaves the board's modules out" sh -c "! grep -q '/udl.ko\$' '$I/nofw.list'"
+    if [ "$(id -u)" != 0 ]; then
+        skip initramfs-firmware "writing /lib/firmware needs root"
+    else
+        mkdir -p "/lib/firmware/${fw%/*}" && echo "MIPI DBI" >"/lib/firmware/$fw"
+        mkinitramfs -d "$I/conf" -o "$I/fw.img" "$kver" >"$I/fw.log" 2>&1
+        rm -rf "/lib/firmware/${fw%/*}"
+        lsinitramfs "$I/fw.img" >"$I/fw.list" 2>/dev/null
+        check "lsinitramfs shows the board's firmware" grep -qx "usr/lib/firmware/$fw" "$I/fw.list"
+        check "lsinitramfs shows the module the firmware is for" grep -q "^usr/lib/modules/$kver/.*/udl.ko\$" "$I/fw.list"
+    fi
+    printf 'board = qemu\n' >"$I/etc/fbanim.conf"
     rm -f "$I/conf/hooks/fbanim"
     mkinitramfs -d "$I/conf" -o "$I/base.img" "$kver" >/dev/null 2>&1
     figure "initramfs ($kver, MODULES=list, $(sed -n 's/^COMPRESS=//p' "$I/conf/initramfs.conf")): $(($(stat -c %s "$I/base.img") / 1024)) KiB without fbanim, $(($(stat -c %s "$I/with.img") / 1024)) KiB with it (+$((($(stat -c %s "$I/with.img") - $(stat -c %s "$I/base.img")) / 1024)) KiB: binary, conf, board, bochs + virtio-gpu + drm)"
