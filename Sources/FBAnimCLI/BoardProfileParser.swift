@@ -262,7 +262,6 @@ extension BoardProfile {
     }
 }
 
-/// A kernel module's name as `modprobe` takes it: letters, digits, `-`, `_`, at most 64.
 /// A file under `/lib/firmware` as `request_firmware` names it: relative,
 /// components of letters, digits and `-_.+`, none empty, `.` or `..`.
 private func isFirmwareName(_ word: String) -> Bool {
@@ -278,6 +277,7 @@ private func isFirmwareName(_ word: String) -> Bool {
     }
 }
 
+/// A kernel module's name as `modprobe` takes it: letters, digits, `-`, `_`, at most 64.
 private func isModuleName(_ word: String) -> Bool {
     !word.isEmpty && word.utf8.count <= 64
         && word.unicodeScalars.allSatisfy { s in
