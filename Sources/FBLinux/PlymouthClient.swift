@@ -23,8 +23,16 @@ public enum PlymouthClient {
         defer { socket.close() }
         let bytes = request.encoded
         var sent = 0
-        while sent < bytes.count {
-            let n = try io { () throws(SystemError) in try socket.write(bytes[sent...]) }
+        writing: while sent < bytes.count {
+            let n: Int
+            do throws(Failure) {
+                n = try io { () throws(SystemError) in try socket.write(bytes[sent...]) }
+            } catch {
+                // A splash that refuses this peer answers NAK at once and
+                // closes: the answer can be waiting before the request went.
+                if error == .closed { break writing }
+                throw error
+            }
             if n == 0 { try waitFor(socket, POLLOUT, timeoutMilliseconds) }
             sent += n
         }
