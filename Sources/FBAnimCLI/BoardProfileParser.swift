@@ -245,20 +245,12 @@ extension BoardProfile {
         return (key, value)
     }
 
-    /// Runs the option's own parser on `value`.
+    /// Runs the option's own parser (the option table's) on `value`.
     private static func check(_ key: OptionKey, _ value: String) throws(InvalidValue) {
-        switch key {
-        case .device: _ = try parseDevice(value)
-        case .format: _ = try parsePixelFormat(value)
-        case .size: _ = try parseSize(value)
-        case .rotate: _ = try parseRotation(value)
-        case .fps: _ = try parseFPS(value)
-        case .scale: _ = try parseScale(value)
-        case .color, .background, .textColor: _ = try parseColor(value)
-        case .board: _ = try parseBoardName(value)
-        case .font, .message: _ = try parseText(value)
-        default: preconditionFailure("not a profile key: \(key)")
+        guard let check = OptionTable.spec(key).check else {
+            preconditionFailure("a profile key without a value: \(key)")
         }
+        try check(value)
     }
 }
 

@@ -3,7 +3,7 @@ import FBAnimation
 /// The words of one command's command line, sorted by the option table.
 ///
 /// Values are still text here: each is checked and converted by the
-/// command that uses it (see `ValueParsers.swift`).
+/// command that uses it, through its option's parser (`Parsers`).
 struct ParsedCommandLine: Equatable, Sendable {
     /// Positional arguments, in order.
     var arguments: [String] = []
@@ -14,20 +14,6 @@ struct ParsedCommandLine: Equatable, Sendable {
 
     /// The value of `key`, or `nil` when the option was not given.
     subscript(_ key: OptionKey) -> String? { values[key] }
-
-    /// The value of `key` checked and converted by `parse`, or `nil` when the
-    /// option was not given.
-    /// - Throws: `CLIError.usage` naming the bad word and the option.
-    func value<T>(
-        _ key: OptionKey, for command: Command, _ parse: (String) throws(InvalidValue) -> T
-    ) throws(CLIError) -> T? {
-        guard let word = self[key] else { return nil }
-        do {
-            return try parse(word)
-        } catch {
-            throw invalid(word, OptionTable.spec(key).synopsis, error, for: command)
-        }
-    }
 
     /// The loader named by the first argument, or `nil` when there is none.
     /// - Throws: `CLIError.usage` naming the bad word.
@@ -112,7 +98,9 @@ func parseCommandLine(_ words: ArraySlice<String>, for command: Command) throws(
 /// - Throws: `CLIError.usage` naming the first one missing, arguments first.
 func checkRequired(_ parsed: ParsedCommandLine, for command: Command) throws(CLIError) {
     let argumentSpecs = OptionTable.arguments(for: command)
-    if parsed.arguments.count < argumentSpecs.count, !argumentSpecs[parsed.arguments.count].isOptional {
+    if parsed.arguments.count < argumentSpecs.count,
+        !argumentSpecs[parsed.arguments.count].isOptional
+    {
         let missing = argumentSpecs[parsed.arguments.count]
         throw .usage("Missing expected argument '\(missing.synopsis)'", command)
     }

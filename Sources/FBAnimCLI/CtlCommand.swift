@@ -31,7 +31,7 @@ func runControl(_ words: ArraySlice<String>) throws(CLIError) {
     try checkRequired(parsed, for: .ctl)
     let name = parsed.arguments[0]
     let value = parsed.arguments.count > 1 ? parsed.arguments[1] : nil
-    let timeout = try parsed.value(.timeout, for: .ctl, parseDuration)
+    let timeout = try parsed.value(Parsers.timeout, for: .ctl)
     let socket = SplashChannels.socketName
     func needs(_ takesValue: Bool) throws(CLIError) {
         if takesValue && value == nil {

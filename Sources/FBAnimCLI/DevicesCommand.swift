@@ -23,7 +23,8 @@ func runDevices(_ words: ArraySlice<String>) throws(CLIError) {
         return
     }
     if let error = DeviceDiscovery.unlistableDRMFolder() {
-        StandardStream.error.write("fbanim: cannot list /dev/dri (\(error.reason)); \(permissionHint)\n")
+        StandardStream.error.write(
+            "fbanim: cannot list /dev/dri (\(error.reason)); \(permissionHint)\n")
     }
     let cards = DeviceDiscovery.drmCards().map { DeviceDiscovery.probeCard($0) }
     let framebuffers = DeviceDiscovery.framebuffers().map { DeviceDiscovery.probeFramebuffer($0) }

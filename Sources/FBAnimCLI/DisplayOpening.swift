@@ -1,7 +1,7 @@
 import FBDisplay
 import FBLinux
-import Glibc
 import FBRaster
+import Glibc
 
 /// What to tell a user who may not open a display device.
 let permissionHint =

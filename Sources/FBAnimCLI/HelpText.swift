@@ -9,7 +9,9 @@ private let lineWidth = 80
 func usageLine(for command: Command?) -> String {
     guard let command, command.isAvailable else { return "fbanim <subcommand>" }
     var parts = [command.invocation]
-    parts += OptionTable.arguments(for: command).map { $0.isOptional ? "[\($0.synopsis)]" : $0.synopsis }
+    parts += OptionTable.arguments(for: command).map {
+        $0.isOptional ? "[\($0.synopsis)]" : $0.synopsis
+    }
     let options = OptionTable.options(for: command).filter { $0.key != .help }
     parts += options.filter(\.isRequired).map(\.synopsis)
     parts += options.filter { !$0.isRequired }.map { "[\($0.synopsis)]" }
@@ -30,6 +32,7 @@ func helpText(for command: Command) -> String {
     text += "OPTIONS:\n"
     for option in OptionTable.options(for: command) {
         var help = option.help
+        if let accepts = option.accepts { help += " " + accepts }
         if let value = option.defaultValue { help += " (default: \(value))" }
         text += helpEntry(option.label, help)
     }

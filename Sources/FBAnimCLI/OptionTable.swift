@@ -13,7 +13,7 @@ enum OptionKey: String, CaseIterable, Sendable {
     case help
 }
 
-/// One option: everything parsing, help and error messages need to know.
+/// One option: everything parsing, checking, help and error messages need to know.
 struct OptionSpec: Sendable {
     let key: OptionKey
     /// A one-letter alias, as in `-h`.
@@ -24,10 +24,47 @@ struct OptionSpec: Sendable {
     let commands: Set<Command>
     /// Whether the command fails without it.
     let isRequired: Bool
-    /// The explanation: meaning, unit, range.
+    /// The explanation: meaning and unit.
     let help: String
+    /// The values it accepts, as help states them after `help` (`From 1 to
+    /// 240.`), made from the `Limits` its parser checks; `nil` when `help`
+    /// lists them.
+    let accepts: String?
     /// The value used when the option is absent, shown as `(default: ...)`.
     let defaultValue: String?
+    /// Runs the option's parser on a word (board profiles check their
+    /// values before use); `nil` for a flag.
+    let check: (@Sendable (String) throws(InvalidValue) -> Void)?
+
+    /// An option with a value, read by `parser`.
+    init<Value>(
+        _ parser: OptionParser<Value>, short: Character? = nil, valueName: String,
+        commands: Set<Command>, isRequired: Bool = false, help: String, accepts: String? = nil,
+        defaultValue: String? = nil
+    ) {
+        key = parser.key
+        self.short = short
+        self.valueName = valueName
+        self.commands = commands
+        self.isRequired = isRequired
+        self.help = help
+        self.accepts = accepts
+        self.defaultValue = defaultValue
+        check = { word throws(InvalidValue) in _ = try parser.parse(word) }
+    }
+
+    /// A flag: an option without a value.
+    init(flag key: OptionKey, short: Character? = nil, commands: Set<Command>, help: String) {
+        self.key = key
+        self.short = short
+        valueName = nil
+        self.commands = commands
+        isRequired = false
+        self.help = help
+        accepts = nil
+        defaultValue = nil
+        check = nil
+    }
 
     /// `--name`.
     var longName: String { "--" + key.rawValue }
@@ -83,8 +120,8 @@ enum OptionTable {
     /// Every option, in the order help lists them.
     static let options: [OptionSpec] = [
         OptionSpec(
-            key: .device, short: nil, valueName: "device",
-            commands: [.play, .splash, .testpattern], isRequired: false,
+            Parsers.device, valueName: "device",
+            commands: [.play, .splash, .testpattern],
             help: """
                 The display: /dev/fbN (a Linux framebuffer), /dev/dri/cardN (DRM/KMS), \
                 drm:DRIVER[:CONNECTOR] (the DRM device of that driver, as drm:vc4:DSI-1), fb:ID \
@@ -96,169 +133,161 @@ enum OptionTable {
                 present takes, default 0; clock=virtual, a clock of its own that jumps instead \
                 of sleeping). By default the first DRM device with a connected output, else \
                 /dev/fb0, else the terminal.
-                """, defaultValue: nil),
+                """),
         OptionSpec(
-            key: .size, short: nil, valueName: "WxH", commands: [.render], isRequired: true,
-            help: "Width and height of the frame in pixels, each from 1 to 8192, as in 240x240.",
-            defaultValue: nil),
+            Parsers.size, valueName: "WxH", commands: [.render], isRequired: true,
+            help: "Width and height of the frame in pixels, as in 240x240.",
+            accepts: "Each \(Limits.frameSide.lowerBound) to \(Limits.frameSide.upperBound)."),
         OptionSpec(
-            key: .time, short: nil, valueName: "seconds", commands: [.render], isRequired: true,
+            Parsers.time, valueName: "seconds", commands: [.render], isRequired: true,
             help: """
-                Seconds since the loader appeared: the moment of the animation to draw. From 0 \
-                to 1e9, fractions allowed, as in 1.25.
-                """, defaultValue: nil),
+                Seconds since the loader appeared: the moment of the animation to draw, \
+                fractions allowed, as in 1.25.
+                """, accepts: "From 0 to \(shownLimit(Limits.seconds))."),
         OptionSpec(
-            key: .output, short: nil, valueName: "file", commands: [.render], isRequired: true,
+            Parsers.output, valueName: "file", commands: [.render], isRequired: true,
             help: """
                 The file to write; its extension chooses the format: .png for PNG, .ppm for \
                 binary PPM. It is written to a temporary file in the same directory, then \
                 renamed into place, so it is never left half-written.
-                """, defaultValue: nil),
+                """),
         OptionSpec(
-            key: .format, short: nil, valueName: "format", commands: [.render], isRequired: false,
+            Parsers.format, valueName: "format", commands: [.render],
             help: """
                 The pixel format the frame is drawn in, as a display of that format would show \
                 it, before conversion to the file's 8-bit RGB: rgb565, bgr565, xrgb8888, \
                 xbgr8888, argb8888 or rgb888. 16-bit formats are dithered.
                 """, defaultValue: "xrgb8888"),
         OptionSpec(
-            key: .fps, short: nil, valueName: "n", commands: [.play, .splash, .testpattern],
-            isRequired: false,
-            help: "Target frame rate, in frames per second, from 1 to 240.", defaultValue: "30"),
+            Parsers.fps, valueName: "n", commands: [.play, .splash, .testpattern],
+            help: "Target frame rate, in frames per second.",
+            accepts: "From \(Limits.fps.lowerBound) to \(Limits.fps.upperBound).",
+            defaultValue: "30"),
         OptionSpec(
-            key: .frames, short: nil, valueName: "n", commands: [.play, .splash, .testpattern],
-            isRequired: false,
+            Parsers.frames, valueName: "n", commands: [.play, .splash, .testpattern],
             help: """
                 Stop after this many frame slots (1/fps seconds each, whether a frame was \
                 shown in it or dropped).
-                """, defaultValue: nil),
+                """, accepts: "From \(Limits.frames.lowerBound) to \(Limits.frames.upperBound)."),
         OptionSpec(
-            key: .duration, short: nil, valueName: "seconds",
+            Parsers.duration, valueName: "seconds",
             commands: [.play, .splash, .testpattern],
-            isRequired: false,
             help: """
                 Stop after this many seconds (of the display's clock: virtual seconds with \
                 clock=virtual).
-                """, defaultValue: nil),
+                """, accepts: "More than 0, at most \(shownLimit(Limits.seconds))."),
         OptionSpec(
-            key: .scale, short: nil, valueName: "x", commands: [.play, .render, .splash],
-            isRequired: false,
+            Parsers.scale, valueName: "x", commands: [.play, .render, .splash],
             help: """
                 Size of the loader, in pixels per design point: every length of the loader's \
-                design is multiplied by it, so 2 draws it twice as large. Greater than 0, at \
-                most 64.
-                """, defaultValue: "1"),
+                design is multiplied by it, so 2 draws it twice as large.
+                """, accepts: "More than 0, at most \(shownLimit(Limits.scale)).", defaultValue: "1"
+        ),
         OptionSpec(
-            key: .color, short: nil, valueName: "RRGGBB", commands: [.play, .render, .splash],
-            isRequired: false,
+            Parsers.color, valueName: "RRGGBB", commands: [.play, .render, .splash],
             help: """
                 Replaces the loader's main colour, keeping the spec's alpha: ring, the progress \
                 arc; radar, the border and the sweep; orbit, the hearts; spinner, the current \
                 leaf. Six hex digits, an optional leading '#'. Without it each loader keeps its \
                 own colours.
-                """, defaultValue: nil),
+                """),
         OptionSpec(
-            key: .background, short: nil, valueName: "RRGGBB", commands: [.play, .render, .splash],
-            isRequired: false,
+            Parsers.background, valueName: "RRGGBB", commands: [.play, .render, .splash],
             help: """
                 The opaque colour behind the loader: six hex digits, an optional leading '#'.
                 """, defaultValue: "000000"),
         OptionSpec(
-            key: .rotate, short: nil, valueName: "degrees",
+            Parsers.rotate, valueName: "degrees",
             commands: [.play, .render, .splash, .testpattern],
-            isRequired: false,
             help: """
                 Rotates the whole picture clockwise in the framebuffer, for panels mounted \
                 sideways: 0, 90, 180 or 270.
                 """, defaultValue: "0"),
         OptionSpec(
-            key: .board, short: nil, valueName: "name|file",
-            commands: [.play, .splash, .testpattern], isRequired: false,
+            Parsers.board, valueName: "name|file",
+            commands: [.play, .splash, .testpattern],
             help: """
                 Take defaults (device, pixel format, rotation, frame rate, scale, colours) from \
                 a board profile in boards/ or a file (see 'fbanim devices' to choose one); \
                 options on the command line win.
-                """, defaultValue: nil),
+                """),
         OptionSpec(
-            key: .stats, short: nil, valueName: "json|text",
-            commands: [.play, .splash, .testpattern], isRequired: false,
+            Parsers.stats, valueName: "json|text",
+            commands: [.play, .splash, .testpattern],
             help: """
                 On exit, print the frame statistics: json as one object on standard output \
                 (frames_presented, frames_dropped, frames_late, fps_target, fps_achieved, \
                 duration_s, frame_ms with p50, p99 and max: the time to draw and present a \
                 frame), text for a person on standard error.
-                """, defaultValue: nil),
+                """),
         OptionSpec(
-            key: .message, short: nil, valueName: "text", commands: [.play, .render, .splash],
-            isRequired: false,
+            Parsers.message, valueName: "text", commands: [.play, .render, .splash],
             help: """
                 A line of text shown below the loader, centred (moved up over the loader on \
                 small screens), cut with an ellipsis when wider than the screen.
-                """, defaultValue: nil),
+                """),
         OptionSpec(
-            key: .font, short: nil, valueName: "file", commands: [.play, .render, .splash],
-            isRequired: false,
+            Parsers.font, valueName: "file", commands: [.play, .render, .splash],
             help: """
                 The message's font: TrueType/OpenType, or a PSF1/PSF2 console font (gzipped or \
                 not, as in /usr/share/consolefonts). Without it, the font built into fbanim.
-                """, defaultValue: nil),
+                """),
         OptionSpec(
-            key: .textColor, short: nil, valueName: "RRGGBB", commands: [.play, .render, .splash],
-            isRequired: false,
+            Parsers.textColor, valueName: "RRGGBB", commands: [.play, .render, .splash],
             help: "The message's colour (drawn at opacity 0.9): six hex digits.",
             defaultValue: "FFFFFF"),
         OptionSpec(
-            key: .progress, short: nil, valueName: "percent", commands: [.render],
-            isRequired: false,
+            Parsers.progress, valueName: "percent", commands: [.render],
             help: """
-                Draws the ring at this progress (0 to 100, settled) instead of its own clock, as \
-                a splash shows the boot's progress.
-                """, defaultValue: nil),
+                Draws the ring at this progress, settled, instead of its own clock, as a splash \
+                shows the boot's progress.
+                """,
+            accepts: "From \(Limits.progress.lowerBound) to \(Limits.progress.upperBound)."),
         OptionSpec(
-            key: .mode, short: nil, valueName: "mode", commands: [.splash], isRequired: false,
+            Parsers.mode, valueName: "mode", commands: [.splash],
             help: """
                 boot (progress from the boot, learned from the last one), shutdown or reboot \
                 (the last frame stays until the power goes off), or update (progress from \
                 the updater).
                 """, defaultValue: "boot"),
         OptionSpec(
-            key: .wait, short: nil, valueName: "seconds", commands: [.splash], isRequired: false,
+            Parsers.wait, valueName: "seconds", commands: [.splash],
             help: """
                 Give up (exit 66) when no display has appeared after this long. Without it the \
                 splash waits as long as the boot takes.
-                """, defaultValue: nil),
+                """, accepts: "More than 0, at most \(shownLimit(Limits.seconds))."),
         OptionSpec(
-            key: .config, short: nil, valueName: "file", commands: [.splash], isRequired: false,
+            Parsers.config, valueName: "file", commands: [.splash],
             help: """
                 The configuration file (board profile format: board, loader, fps, colours, \
                 font, message...). A bad line is logged and skipped.
                 """, defaultValue: "/etc/fbanim/fbanim.conf"),
         OptionSpec(
-            key: .ctlGroup, short: nil, valueName: "group", commands: [.splash], isRequired: false,
+            Parsers.ctlGroup, valueName: "group", commands: [.splash],
             help: """
                 Also take commands (fbanim ctl, plymouth) from members of this group, as video; \
                 otherwise root only.
-                """, defaultValue: nil),
+                """),
         OptionSpec(
-            key: .checkPlymouth, short: nil, valueName: nil, commands: [.splash],
-            isRequired: false,
+            flag: .checkPlymouth, commands: [.splash],
             help: """
                 Only check whether Plymouth is installed and enabled: exit 1 (saying so) when it \
                 is, so fbanim stands down; 0 when fbanim should run. For ExecCondition=.
-                """, defaultValue: nil),
+                """),
         OptionSpec(
-            key: .retain, short: nil, valueName: nil, commands: [.ctl], isRequired: false,
+            flag: .retain, commands: [.ctl],
             help: """
                 With quit: leave the last frame on the screen and the console in graphics mode \
                 for the next program.
-                """, defaultValue: nil),
+                """),
         OptionSpec(
-            key: .timeout, short: nil, valueName: "seconds", commands: [.ctl], isRequired: false,
+            Parsers.timeout, valueName: "seconds", commands: [.ctl],
             help: "How long to wait for the splash's answer (wait: for it to exit).",
+            accepts: "More than 0, at most \(shownLimit(Limits.seconds)).",
             defaultValue: "30, wait: no limit"),
         OptionSpec(
-            key: .help, short: "h", valueName: nil, commands: Set(Command.allCases),
-            isRequired: false, help: "Show help information.", defaultValue: nil),
+            flag: .help, short: "h", commands: Set(Command.allCases),
+            help: "Show help information."),
     ]
 
     /// The options `command` accepts, in help order.
@@ -285,4 +314,16 @@ enum OptionTable {
         }
         return spec
     }
+}
+
+/// A limit as help and errors write it: `64`, `1e9` (a power of ten from
+/// a million on).
+func shownLimit(_ value: Double) -> String {
+    var mantissa = value
+    var exponent = 0
+    while mantissa >= 10, mantissa.truncatingRemainder(dividingBy: 10) == 0 {
+        mantissa /= 10
+        exponent += 1
+    }
+    return mantissa == 1 && exponent >= 6 ? "1e\(exponent)" : "\(Int(value))"
 }

@@ -7,9 +7,6 @@ enum StatsFormat: String, Sendable {
     case json, text
 }
 
-/// Largest `--fps`.
-let maximumFPS = 240
-
 /// Everything `fbanim [--device DEVICE] LOADER` (and `fbanim splash`) needs, checked.
 struct PlayRequest: Sendable {
     var loader: LoaderKind
@@ -48,23 +45,23 @@ struct PlayRequest: Sendable {
     /// Checks and converts words already merged from every source (for
     /// `splash`: a missing loader is the ring).
     init(checked parsed: ParsedCommandLine, for command: Command) throws(CLIError) {
-        func value<T>(_ key: OptionKey, _ parse: (String) throws(InvalidValue) -> T)
-            throws(CLIError) -> T?
-        { try parsed.value(key, for: command, parse) }
+        func value<T>(_ parser: OptionParser<T>) throws(CLIError) -> T? {
+            try parsed.value(parser, for: command)
+        }
         let loader = try parsed.loader(for: command)
-        let device = try value(.device, parseDevice)
-        let fps = try value(.fps, parseFPS)
-        let frames = try value(.frames, parseFrameCount)
-        let duration = try value(.duration, parseDuration)
-        let scale = try value(.scale, parseScale)
-        let color = try value(.color, parseColor)
-        let background = try value(.background, parseColor)
-        let rotation = try value(.rotate, parseRotation)
-        let stats = try value(.stats, parseStatsFormat)
+        let device = try value(Parsers.device)
+        let fps = try value(Parsers.fps)
+        let frames = try value(Parsers.frames)
+        let duration = try value(Parsers.duration)
+        let scale = try value(Parsers.scale)
+        let color = try value(Parsers.color)
+        let background = try value(Parsers.background)
+        let rotation = try value(Parsers.rotate)
+        let stats = try value(Parsers.stats)
         let text = try TextRequest(parsed, for: command)
         // Only a board profile sets these for play (render's --format and --size are its own).
-        format = try value(.format, parsePixelFormat)
-        size = try value(.size, parseSize)
+        format = try value(Parsers.format)
+        size = try value(Parsers.size)
         try checkRequired(parsed, for: command)
         guard let loader = loader ?? (command == .play ? nil : .ring) else {
             preconditionFailure("play: the loader slipped through")
@@ -96,9 +93,9 @@ struct TextRequest: Sendable {
     init() {}
 
     init(_ parsed: ParsedCommandLine, for command: Command) throws(CLIError) {
-        message = try parsed.value(.message, for: command, parseText)
-        fontPath = try parsed.value(.font, for: command, parseText)
-        color = try parsed.value(.textColor, for: command, parseColor)
+        message = try parsed.value(Parsers.message, for: command)
+        fontPath = try parsed.value(Parsers.font, for: command)
+        color = try parsed.value(Parsers.textColor, for: command)
     }
 }
 
@@ -111,31 +108,37 @@ func parseDevice(_ word: String) throws(InvalidValue) -> DeviceName {
     }
 }
 
-/// Parses `--fps`: a whole number from 1 to 240.
+/// Parses `--fps`: a whole number in `Limits.fps`.
 func parseFPS(_ word: String) throws(InvalidValue) -> Int {
-    guard word.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(word),
-        (1...maximumFPS).contains(n)
+    guard word.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(word), Limits.fps.contains(n)
     else {
-        throw InvalidValue("expected a whole number of frames per second from 1 to \(maximumFPS)")
+        throw InvalidValue(
+            "expected a whole number of frames per second from \(Limits.fps.lowerBound) to "
+                + "\(Limits.fps.upperBound)")
     }
     return n
 }
 
-/// Parses `--frames`: a whole number of slots, at least 1.
+/// Parses `--frames`: a whole number of slots in `Limits.frames`.
 func parseFrameCount(_ word: String) throws(InvalidValue) -> Int {
-    guard word.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(word), n >= 1,
-        n <= 1_000_000_000
-    else { throw InvalidValue("expected a whole number of frames from 1 to 1000000000") }
+    guard word.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(word),
+        Limits.frames.contains(n)
+    else {
+        throw InvalidValue(
+            "expected a whole number of frames from \(Limits.frames.lowerBound) to "
+                + "\(Limits.frames.upperBound)")
+    }
     return n
 }
 
-/// Parses `--duration`: seconds, more than 0, at most 1e9.
+/// Parses `--duration` (and `--wait`, `--timeout`): seconds, more than 0, at most `Limits.seconds`.
 func parseDuration(_ word: String) throws(InvalidValue) -> Double {
     guard let seconds = parseDecimal(word) else {
         throw InvalidValue("expected a number of seconds, as in 2.5")
     }
-    guard seconds > 0, seconds <= maximumTime else {
-        throw InvalidValue("duration must be more than 0 and at most 1e9 seconds")
+    guard seconds > 0, seconds <= Limits.seconds else {
+        throw InvalidValue(
+            "duration must be more than 0 and at most \(shownLimit(Limits.seconds)) seconds")
     }
     return seconds
 }

@@ -26,21 +26,21 @@ struct RenderRequest: Sendable {
     /// arguments are reported after bad values.
     /// - Throws: `CLIError.usage` naming the first bad word.
     init(_ parsed: ParsedCommandLine) throws(CLIError) {
-        func value<T>(_ key: OptionKey, _ parse: (String) throws(InvalidValue) -> T)
-            throws(CLIError) -> T?
-        { try parsed.value(key, for: .render, parse) }
+        func value<T>(_ parser: OptionParser<T>) throws(CLIError) -> T? {
+            try parsed.value(parser, for: .render)
+        }
         let isPattern = parsed.arguments.first == "testpattern"
         let loader = isPattern ? nil : try parsed.loader(for: .render)
-        let size = try value(.size, parseSize)
-        let time = try value(.time, parseTime)
-        let fileFormat = try value(.output, parseOutputFormat)
-        let pixelFormat = try value(.format, parsePixelFormat)
-        let scale = try value(.scale, parseScale)
-        let color = try value(.color, parseColor)
-        let background = try value(.background, parseColor)
-        let rotation = try value(.rotate, parseRotation)
+        let size = try value(Parsers.size)
+        let time = try value(Parsers.time)
+        let fileFormat = try value(Parsers.output)
+        let pixelFormat = try value(Parsers.format)
+        let scale = try value(Parsers.scale)
+        let color = try value(Parsers.color)
+        let background = try value(Parsers.background)
+        let rotation = try value(Parsers.rotate)
         let text = try TextRequest(parsed, for: .render)
-        let progress = try value(.progress, parseProgress)
+        let progress = try value(Parsers.progress)
         try checkRequired(parsed, for: .render)
         guard loader != nil || isPattern, let size, let time, let fileFormat,
             let output = parsed[.output]
@@ -64,11 +64,15 @@ struct RenderRequest: Sendable {
     }
 }
 
-/// Parses `--progress`: a whole number of percent, 0 to 100.
+/// Parses `--progress`: a whole number of percent in `Limits.progress`.
 func parseProgress(_ word: String) throws(InvalidValue) -> Int {
     guard word.allSatisfy({ $0.isASCII && $0.isNumber }), word.count <= 3, let n = Int(word),
-        (0...100).contains(n)
-    else { throw InvalidValue("expected a whole number of percent from 0 to 100") }
+        Limits.progress.contains(n)
+    else {
+        throw InvalidValue(
+            "expected a whole number of percent from \(Limits.progress.lowerBound) to "
+                + "\(Limits.progress.upperBound)")
+    }
     return n
 }
 

@@ -80,11 +80,11 @@ struct SplashRequest: Sendable {
         }
         merged.values[.board] = nil
         play = try PlayRequest(checked: merged, for: .splash)
-        if let mode = try commandLine.value(.mode, for: .splash, parseSplashMode) {
+        if let mode = try commandLine.value(Parsers.mode, for: .splash) {
             self.mode = mode
         }
-        wait = try commandLine.value(.wait, for: .splash, parseDuration)
-        controlGroup = try commandLine.value(.ctlGroup, for: .splash, parseBoardName)
+        wait = try commandLine.value(Parsers.wait, for: .splash)
+        controlGroup = try commandLine.value(Parsers.ctlGroup, for: .splash)
     }
 }
 

@@ -8,14 +8,7 @@ struct InvalidValue: Error {
     init(_ reason: String) { self.reason = reason }
 }
 
-/// Largest frame side `render` accepts, in pixels.
-let maximumFrameSide = 8192
-/// Largest `--scale`.
-let maximumScale = 64.0
-/// Largest `--time`, in seconds (about 31 years: far past any boot).
-let maximumTime = 1e9
-
-/// Parses `WxH`: two whole numbers of pixels, each from 1 to 8192.
+/// Parses `WxH`: two whole numbers of pixels, each in `Limits.frameSide`.
 func parseSize(_ word: String) throws(InvalidValue) -> (width: Int, height: Int) {
     let parts = word.split(
         maxSplits: 2, omittingEmptySubsequences: false, whereSeparator: { $0 == "x" || $0 == "X" })
@@ -23,32 +16,34 @@ func parseSize(_ word: String) throws(InvalidValue) -> (width: Int, height: Int)
     else { throw InvalidValue("expected width x height in pixels, as in 240x240") }
     // Digits only, so nil can only mean a number too big for Int.
     let sides = parts.map { Int($0) ?? Int.max }
-    guard sides.allSatisfy({ (1...maximumFrameSide).contains($0) }) else {
-        throw InvalidValue("width and height must each be from 1 to \(maximumFrameSide) pixels")
+    guard sides.allSatisfy({ Limits.frameSide.contains($0) }) else {
+        throw InvalidValue(
+            "width and height must each be from \(Limits.frameSide.lowerBound) to "
+                + "\(Limits.frameSide.upperBound) pixels")
     }
     return (sides[0], sides[1])
 }
 
-/// Parses `--time`: seconds, from 0 to 1e9.
+/// Parses `--time`: seconds, from 0 to `Limits.seconds`.
 func parseTime(_ word: String) throws(InvalidValue) -> Double {
     guard let seconds = parseDecimal(word) else {
         throw InvalidValue("expected a number of seconds, as in 1.25")
     }
     guard seconds >= 0 else { throw InvalidValue("time cannot be negative") }
-    guard seconds <= maximumTime else {
-        throw InvalidValue("time must be at most 1e9 seconds")
+    guard seconds <= Limits.seconds else {
+        throw InvalidValue("time must be at most \(shownLimit(Limits.seconds)) seconds")
     }
     // -0 becomes 0.
     return seconds + 0
 }
 
-/// Parses `--scale`: greater than 0, at most 64.
+/// Parses `--scale`: greater than 0, at most `Limits.scale`.
 func parseScale(_ word: String) throws(InvalidValue) -> Double {
     guard let scale = parseDecimal(word) else {
         throw InvalidValue("expected a number, as in 1.5")
     }
-    guard scale > 0, scale <= maximumScale else {
-        throw InvalidValue("scale must be greater than 0 and at most 64")
+    guard scale > 0, scale <= Limits.scale else {
+        throw InvalidValue("scale must be greater than 0 and at most \(shownLimit(Limits.scale))")
     }
     return scale
 }
