@@ -67,9 +67,13 @@ public enum PlymouthClient {
             throw error
         }
         defer { socket.close() }
-        let deadline = timeoutMilliseconds < 0 ? UInt64.max : monotonicNanoseconds() + UInt64(timeoutMilliseconds) * 1_000_000
+        let deadline =
+            timeoutMilliseconds < 0
+            ? UInt64.max : monotonicNanoseconds() + UInt64(timeoutMilliseconds) * 1_000_000
         while true {
-            let left = deadline == .max ? Int32(-1) : Int32(clamping: (deadline &- monotonicNanoseconds()) / 1_000_000)
+            let left =
+                deadline == .max
+                ? Int32(-1) : Int32(clamping: (deadline &- monotonicNanoseconds()) / 1_000_000)
             if deadline != .max && monotonicNanoseconds() >= deadline { throw .timedOut }
             var entry = pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)
             let ready = poll(&entry, 1, left)
