@@ -164,7 +164,8 @@ func parseText(_ word: String) throws(InvalidValue) -> String {
 
 /// The CLI error for a profile that cannot be read: 77 without permission,
 /// 66 when missing, 64 for something that is not a profile file (a
-/// directory, a device, a link loop, more than 1 MiB).
+/// directory, a device, a link loop, more than 1 MiB), 74 when reading it
+/// failed (`EIO`: `/proc/self/mem`; a pipe whose writer never finishes).
 func profileError(_ path: String, _ error: SystemError, what: String = "board profile") -> CLIError
 {
     let shownPath = shown(path)
@@ -176,7 +177,7 @@ func profileError(_ path: String, _ error: SystemError, what: String = "board pr
     case EINVAL: return .usage("\(what) '\(shownPath)' is not a regular file", .play)
     case ELOOP: return .usage("\(what) '\(shownPath)' is a loop of symbolic links", .play)
     case ENAMETOOLONG: return .usage("\(what) path '\(shownPath)' is too long", .play)
-    default: return .noInput("cannot read \(what) '\(shownPath)': \(error.reason)")
+    default: return .ioError("cannot read \(what) '\(shownPath)': \(error.reason)")
     }
 }
 

@@ -22,16 +22,19 @@ func runDevices(_ words: ArraySlice<String>) throws(CLIError) {
         try writeOutput(helpText(for: .devices))
         return
     }
-    if let error = DeviceDiscovery.unlistableDRMFolder() {
-        StandardStream.error.write(
-            "fbanim: cannot list /dev/dri (\(error.reason)); \(permissionHint)\n")
+    // A /dev/dri this user may not list is a permission problem, as it is
+    // for playing (77 and the hint), not "no display".
+    let unlistable = DeviceDiscovery.unlistableDRMFolder().map {
+        "cannot list /dev/dri (\($0.reason)); \(permissionHint)"
     }
     let cards = DeviceDiscovery.drmCards().map { DeviceDiscovery.probeCard($0) }
     let framebuffers = DeviceDiscovery.framebuffers().map { DeviceDiscovery.probeFramebuffer($0) }
     try writeOutput(
         devicesListing(
             cards: cards, framebuffers: framebuffers, isTerminal: StandardStream.output.isTerminal,
-            commandLine: KernelCommandLine(BootEnvironment.kernelCommandLine())))
+            commandLine: KernelCommandLine(BootEnvironment.kernelCommandLine()),
+            unlistableDRM: unlistable))
+    if let unlistable { throw .noPermission(unlistable) }
 }
 
 /// The listing, as `fbanim devices` prints it; `commandLine` is the
@@ -39,10 +42,15 @@ func runDevices(_ words: ArraySlice<String>) throws(CLIError) {
 func devicesListing(
     cards: [Result<DRMCardReport, DeviceError>], framebuffers: [FramebufferReport],
     isTerminal: Bool,
-    commandLine: KernelCommandLine = KernelCommandLine("")
+    commandLine: KernelCommandLine = KernelCommandLine(""),
+    unlistableDRM: String? = nil
 ) -> String {
     var text = "DRM/KMS devices:\n"
-    if cards.isEmpty { text += "  none (no /dev/dri/card*)\n" }
+    if let unlistableDRM {
+        text += "  \(unlistableDRM)\n"
+    } else if cards.isEmpty {
+        text += "  none (no /dev/dri/card*)\n"
+    }
     for card in cards {
         switch card {
         case let .success(report): text += describe(report, commandLine)
@@ -70,7 +78,10 @@ func devicesListing(
         }
     }
     text +=
-        "Without --device fbanim would use: \(choice(cards: cards, framebuffers: framebuffers, isTerminal: isTerminal))\n"
+        "Without --device fbanim would use: "
+        + (unlistableDRM != nil
+            ? "nothing: permission denied on /dev/dri (see above)"
+            : choice(cards: cards, framebuffers: framebuffers, isTerminal: isTerminal)) + "\n"
     return text
 }
 

@@ -27,7 +27,10 @@ func openNamedDisplay(
 ) throws(CLIError) -> (Display, Bool) {
     switch device {
     case let .simulated(options):
-        return (SimulatedDisplay(options, systemClock: SystemClock()), false)
+        return (
+            SimulatedDisplay(options, systemClock: SystemClock(), work: processCPUNanoseconds),
+            false
+        )
     case .terminal:
         return (try openTerminal(), true)
     case let .fbdev(path):

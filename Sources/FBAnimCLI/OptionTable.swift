@@ -131,7 +131,7 @@ enum OptionTable {
                 sim:WxH[:FORMAT][?key=value&...], a display in memory (FORMAT as in render, \
                 default xrgb8888; keys refresh=HZ, default 60; present_ms=MS, how long a \
                 present takes, default 0; clock=virtual, a clock of its own that jumps instead \
-                of sleeping). By default the first DRM device with a connected output, else \
+                of sleeping, on which drawing takes the CPU time it took). By default the first DRM device with a connected output, else \
                 /dev/fb0, else the terminal.
                 """),
         OptionSpec(
@@ -218,7 +218,9 @@ enum OptionTable {
                 On exit, print the frame statistics: json as one object on standard output \
                 (frames_presented, frames_dropped, frames_late, fps_target, fps_achieved, \
                 duration_s, frame_ms with p50, p99 and max: the time to draw and present a \
-                frame), text for a person on standard error.
+                frame; frames_unchanged: the dropped slots in which nothing changed; \
+                draw_cpu_ms and draw_cpu_s: the CPU time drawing took), text for a person on \
+                standard error.
                 """),
         OptionSpec(
             Parsers.message, valueName: "text", commands: [.play, .render, .splash],

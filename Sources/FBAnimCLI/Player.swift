@@ -162,7 +162,8 @@ func play(_ request: PlayRequest, testPattern: Bool = false) throws(CLIError) {
         }.map { FixedMessage($0) }
     }
     let loaderName = testPattern ? "testpattern" : request.loader.rawValue
-    let scheduler = FrameScheduler(fps: request.fps, clock: display.clock ?? SystemClock())
+    let scheduler = FrameScheduler(
+        fps: request.fps, clock: display.clock ?? SystemClock(), cpuTime: processCPUNanoseconds)
     let name = display.description.name
     var failure: CLIError?
     do {

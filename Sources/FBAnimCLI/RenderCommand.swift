@@ -111,7 +111,7 @@ func render(_ request: RenderRequest) throws(CLIError) {
         }
         buffer = renderFrame(
             loader, width: request.width, height: request.height,
-            format: request.pixelFormat, style: request.style, time: request.time,
+            format: drawnFormat(request.pixelFormat), style: request.style, time: request.time,
             progress: request.progress, message: message)
     } else {
         // The test pattern: full screen, pixel for pixel, on black.
@@ -123,18 +123,76 @@ func render(_ request: RenderRequest) throws(CLIError) {
         let renderer = FrameRenderer(
             loader: pattern, width: request.width, height: request.height,
             style: LoaderStyle(rotation: request.style.rotation))
-        buffer = renderFrame(renderer, format: request.pixelFormat, time: request.time)
+        buffer = renderFrame(
+            renderer, format: drawnFormat(request.pixelFormat), time: request.time)
     }
-    let file: [UInt8]
+    // The file is encoded a row at a time straight into the temporary
+    // file: besides the frame, memory for a row and zlib's state only.
+    let rows = RGBRows(buffer.surface, format: request.pixelFormat)
+    var writeFailure: SystemError?
     do {
-        file = try request.fileFormat.encode(
-            rgb: buffer.surface.rgbBytes(), width: request.width, height: request.height)
-    } catch {
-        throw .ioError("cannot encode '\(request.output)': \(error)")
-    }
-    do {
-        try writeFileAtomically(file, to: request.output)
-    } catch {
+        try writeFileAtomically(to: request.output) { file in
+            try request.fileFormat.encode(
+                width: request.width, height: request.height,
+                rows: { y, out in rows.row(y, into: out) },
+                to: { bytes in
+                    do throws(SystemError) {
+                        try file.write(bytes)
+                        return true
+                    } catch {
+                        writeFailure = error
+                        return false
+                    }
+                })
+        }
+    } catch let error as SystemError {
         throw .cannotWrite(path: request.output, error)
+    } catch let error as ImageError {
+        if let writeFailure { throw .cannotWrite(path: request.output, writeFailure) }
+        throw .ioError("cannot encode '\(request.output)': \(error)")
+    } catch {
+        throw .ioError("cannot write '\(request.output)': \(error)")
+    }
+}
+
+/// The format a frame for `format` is drawn in: a 16-bit frame is drawn at
+/// 8 bits a channel and dithered a band at a time as it is written (as the
+/// renderer does through its canvas, without a second frame in memory).
+private func drawnFormat(_ format: PixelFormat) -> PixelFormat {
+    format.bytesPerPixel == 2 ? .xrgb8888 : format
+}
+
+/// The rows of a drawn frame as packed RGB, in `format`'s colours: a
+/// 16-bit format's rows are dithered from the 8-bit frame four at a time
+/// (the dither's cells repeat every four rows, so a band from a row that
+/// is a multiple of 4 gives the bytes of the whole frame's conversion).
+private final class RGBRows {
+    let frame: Surface
+    let format: PixelFormat
+    private let rasterizer = Rasterizer()
+    private var band: PixelBuffer?
+    private var bandStart = -1
+
+    init(_ frame: Surface, format: PixelFormat) {
+        self.frame = frame
+        self.format = format
+    }
+
+    func row(_ y: Int, into out: UnsafeMutableBufferPointer<UInt8>) {
+        guard format != frame.format else { return frame.rgbRow(y, into: out) }
+        let start = y & ~3
+        if start != bandStart {
+            let rows = min(4, frame.height - start)
+            let source = Surface(
+                base: frame.base + start * frame.stride, width: frame.width, height: rows,
+                stride: frame.stride, format: frame.format)
+            if band?.surface.height != rows {
+                band = PixelBuffer(width: frame.width, height: rows, format: format)
+            }
+            guard let band else { preconditionFailure("no band") }
+            rasterizer.convert(source, into: band.surface, in: band.surface.bounds)
+            bandStart = start
+        }
+        band?.surface.rgbRow(y - start, into: out)
     }
 }

@@ -57,8 +57,9 @@ public struct KernelCommandLine: Sendable {
 public struct SplashKernelOptions: Equatable, Sendable {
     /// `fbanim.enable=0` turns the splash off.
     public var enabled = true
-    /// `fbanim.board=NAME`: a plain name (no `/`, no `..`), so only a
-    /// `NAME.conf` in the boards folders (`BoardProfile.searchPaths`).
+    /// `fbanim.board=NAME`: a plain name (no `/`, no `..`; `NAME.conf` is
+    /// NAME), so only a `NAME.conf` in the boards folders
+    /// (`BoardProfile.searchPaths`).
     public var board: String?
     /// `fbanim.loader=NAME`, as the command line would take it (checked by the caller).
     public var loader: String?
@@ -95,8 +96,11 @@ public struct SplashKernelOptions: Equatable, Sendable {
                             + "0 or 1: ignored")
                 }
             case "fbanim.board":
-                if isPlainName(value) {
-                    board = value
+                // `NAME.conf` is the name NAME: a word ending in `.conf`
+                // would otherwise be read as a path by `--board`'s rules.
+                let name = value.hasSuffix(".conf") ? String(value.dropLast(5)) : value
+                if isPlainName(name) && !name.hasSuffix(".conf") {
+                    board = name
                 } else {
                     problems.append(
                         "kernel command line: fbanim.board='\(loggable(value, limit: 40))' is not a "

@@ -4,8 +4,9 @@ import FBScheduler
 /// A display in memory, with the lifecycle of a real one: two buffers that
 /// swap on present, vertical blanks at `refresh` Hz (a present is latched by
 /// the next one, and the buffer it replaces is free only after it, as with a
-/// page flip), presents that take `present_ms`, and optionally a virtual
-/// clock of its own.
+/// page flip), presents that take `present_ms` one after the other (a
+/// display never presents faster than that), and optionally a virtual clock
+/// of its own, on which drawing costs the CPU time it took.
 ///
 /// Tests and benchmarks read what it "shows" from `screen`.
 public final class SimulatedDisplay: HandOverDisplay {
@@ -121,15 +122,20 @@ public final class SimulatedDisplay: HandOverDisplay {
     public private(set) var lastDamage: [IntRect] = []
     public private(set) var isClosed = false
 
-    /// - Parameter systemClock: the clock to wait on unless `options.virtualClock`.
-    public init(_ options: Options, systemClock: FrameClock) {
+    /// - Parameters:
+    ///   - systemClock: the clock to wait on unless `options.virtualClock`.
+    ///   - work: with `options.virtualClock`, the CPU time the process has
+    ///     used (nanoseconds): the virtual clock moves with it between
+    ///     waits, so drawing a frame costs the time it took, as on a real
+    ///     clock, and only waits are skipped. `nil`: work takes no time.
+    public init(_ options: Options, systemClock: FrameClock, work: (() -> UInt64)? = nil) {
         self.options = options
         var name = "sim:\(options.width)x\(options.height):\(options.format.name)"
         if options.virtualClock { name += " (virtual clock)" }
         description = DisplayDescription(
             name: name, width: options.width, height: options.height, format: options.format,
             refreshHz: options.refreshHz)
-        let virtual: ManualClock? = options.virtualClock ? ManualClock() : nil
+        let virtual: ManualClock? = options.virtualClock ? ManualClock(work: work) : nil
         clock = virtual
         waitClock = virtual ?? systemClock
         buffers = (0..<2).map { _ in

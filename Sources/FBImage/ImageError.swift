@@ -6,6 +6,8 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
     case pixelCountMismatch(expected: Int, actual: Int)
     /// zlib returned this error code (for example `Z_MEM_ERROR`, -4).
     case compressionFailed(code: Int32)
+    /// The sink of a streamed encode could not take the bytes (it knows why).
+    case outputFailed
 
     public var description: String {
         switch self {
@@ -15,6 +17,8 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
             return "expected \(expected) bytes of RGB pixels, got \(actual)"
         case .compressionFailed(let code):
             return code == -4 ? "out of memory while compressing" : "zlib error \(code)"
+        case .outputFailed:
+            return "the file could not be written"
         }
     }
 }
@@ -43,9 +47,7 @@ public enum ImageFileFormat: String, CaseIterable, Sendable {
 
 /// Checks that `rgb` holds exactly `width * height` packed RGB pixels.
 func validateRGB(_ rgb: [UInt8], width: Int, height: Int) throws(ImageError) {
-    guard width > 0, height > 0 else { throw .invalidSize(width: width, height: height) }
-    let (pixels, o1) = width.multipliedReportingOverflow(by: height)
-    let (bytes, o2) = pixels.multipliedReportingOverflow(by: 3)
-    guard !o1, !o2 else { throw .invalidSize(width: width, height: height) }
+    try checkSize(width: width, height: height)
+    let bytes = width * height * 3
     guard rgb.count == bytes else { throw .pixelCountMismatch(expected: bytes, actual: rgb.count) }
 }

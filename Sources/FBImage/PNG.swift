@@ -11,28 +11,66 @@ import CZlib
 /// - Throws: `ImageError` for a bad size or when zlib fails (out of memory).
 public func encodePNG(rgb: [UInt8], width: Int, height: Int) throws(ImageError) -> [UInt8] {
     try validateRGB(rgb, width: width, height: height)
+    var out: [UInt8] = []
+    try rgb.withUnsafeBufferPointer { (pixels) throws(ImageError) in
+        let rowBytes = width * 3
+        try streamPNG(
+            width: width, height: height,
+            rows: { y, row in
+                row.baseAddress!.update(from: pixels.baseAddress! + y * rowBytes, count: rowBytes)
+            },
+            to: { bytes in
+                out.append(contentsOf: bytes)
+                return true
+            })
+    }
+    return out
+}
+
+/// The PNG file of `encodePNG`, made row by row: `sink` gets the signature
+/// and IHDR, then each IDAT chunk as soon as it is full, then IEND.
+func streamPNG(width: Int, height: Int, rows row: RGBRowSource, to sink: ByteSink)
+    throws(ImageError)
+{
     // PNG stores dimensions as 31-bit unsigned numbers.
     guard width <= 0x7FFF_FFFF, height <= 0x7FFF_FFFF else {
         throw .invalidSize(width: width, height: height)
     }
-    let idat = try deflateFilteredRows(rgb, width: width, height: height)
-
-    var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-    out.reserveCapacity(idat.count + 64 + idat.count / pngMaxChunkData * 12)
+    var head: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
     var header: [UInt8] = []
     appendBigEndian(UInt32(width), to: &header)
     appendBigEndian(UInt32(height), to: &header)
     // Bit depth 8, colour type 2 (RGB), compression 0, filter method 0, no interlace.
     header += [8, 2, 0, 0, 0]
-    appendChunk("IHDR", header[...], to: &out)
-    var start = 0
-    repeat {
-        let end = min(start + pngMaxChunkData, idat.count)
-        appendChunk("IDAT", idat[start..<end], to: &out)
-        start = end
-    } while start < idat.count
-    appendChunk("IEND", [][...], to: &out)
-    return out
+    appendChunk("IHDR", header[...], to: &head)
+    try emit(head, to: sink)
+
+    // The zlib stream, cut into IDAT chunks of `pngMaxChunkData` bytes.
+    var idat: [UInt8] = []
+    idat.reserveCapacity(pngMaxChunkData)
+    var chunk: [UInt8] = []
+    chunk.reserveCapacity(pngMaxChunkData + 12)
+    var chunks = 0
+    func flush() throws(ImageError) {
+        chunk.removeAll(keepingCapacity: true)
+        appendChunk("IDAT", idat[...], to: &chunk)
+        try emit(chunk, to: sink)
+        idat.removeAll(keepingCapacity: true)
+        chunks += 1
+    }
+    try deflateFilteredRows(width: width, height: height, rows: row) { (bytes) throws(ImageError) in
+        var rest = bytes[...]
+        while !rest.isEmpty {
+            let n = min(rest.count, pngMaxChunkData - idat.count)
+            idat.append(contentsOf: rest.prefix(n))
+            rest = rest.dropFirst(n)
+            if idat.count == pngMaxChunkData { try flush() }
+        }
+    }
+    if !idat.isEmpty || chunks == 0 { try flush() }
+    var tail: [UInt8] = []
+    appendChunk("IEND", [][...], to: &tail)
+    try emit(tail, to: sink)
 }
 
 /// Largest IDAT chunk written; readers must accept any split of the stream.
@@ -67,10 +105,12 @@ private func appendBigEndian(_ v: UInt32, to out: inout [UInt8]) {
     ]
 }
 
-/// Filters every row and deflates the rows as one zlib stream.
-private func deflateFilteredRows(_ rgb: [UInt8], width: Int, height: Int) throws(ImageError)
-    -> [UInt8]
-{
+/// Filters every row and deflates the rows as one zlib stream, handing
+/// what zlib makes to `take` as it comes (64 KiB at most a time).
+private func deflateFilteredRows(
+    width: Int, height: Int, rows source: RGBRowSource,
+    take: (UnsafeBufferPointer<UInt8>) throws(ImageError) -> Void
+) throws(ImageError) {
     var stream = z_stream()
     // Level 6 is zlib's default: on loader frames level 9 took 2 to 10 times
     // as long for files only 5 to 15 per cent smaller.
@@ -81,44 +121,52 @@ private func deflateFilteredRows(_ rgb: [UInt8], width: Int, height: Int) throws
     defer { deflateEnd(&stream) }
 
     let rowBytes = width * 3
+    var pixels = [UInt8](repeating: 0, count: rowBytes)
     var row = [UInt8](repeating: 0, count: rowBytes + 1)
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    var out: [UInt8] = []
 
-    // Feeds `row` (nothing when finishing) to zlib and collects what it emits.
-    func pump(flush: Int32) -> Int32 {
+    // Feeds `row` (nothing when finishing) to zlib and hands on what it emits.
+    func pump(flush: Int32) throws(ImageError) {
+        let finishing = flush == Z_FINISH
+        var failure: ImageError?
         row.withUnsafeMutableBufferPointer { input in
-            let finishing = flush == Z_FINISH
             stream.next_in = finishing ? nil : input.baseAddress
             stream.avail_in = finishing ? 0 : uInt(input.count)
-            return chunk.withUnsafeMutableBufferPointer { output in
+            chunk.withUnsafeMutableBufferPointer { output in
                 while true {
                     stream.next_out = output.baseAddress
                     stream.avail_out = uInt(output.count)
                     let rc = deflate(&stream, flush)
-                    out.append(contentsOf: output[0..<(output.count - Int(stream.avail_out))])
-                    if rc == Z_STREAM_END { return Z_OK }
-                    guard rc == Z_OK else { return rc }
+                    let made = output.count - Int(stream.avail_out)
+                    do throws(ImageError) {
+                        try take(UnsafeBufferPointer(rebasing: output[0..<made]))
+                    } catch {
+                        failure = error
+                        return
+                    }
+                    if rc == Z_STREAM_END { return }
+                    guard rc == Z_OK else {
+                        failure = .compressionFailed(code: rc)
+                        return
+                    }
                     // Room left in the output means zlib took all the input.
-                    if !finishing && stream.avail_out != 0 { return Z_OK }
+                    if !finishing && stream.avail_out != 0 { return }
                 }
             }
         }
+        if let failure { throw failure }
     }
 
-    try rgb.withUnsafeBufferPointer { (pixels) throws(ImageError) in
-        for y in 0..<height {
+    for y in 0..<height {
+        pixels.withUnsafeMutableBufferPointer { source(y, $0) }
+        pixels.withUnsafeBufferPointer { p in
             row.withUnsafeMutableBufferPointer { out in
-                filterRow(
-                    pixels.baseAddress! + y * rowBytes, count: rowBytes, into: out.baseAddress!)
+                filterRow(p.baseAddress!, count: rowBytes, into: out.baseAddress!)
             }
-            rc = pump(flush: Z_NO_FLUSH)
-            guard rc == Z_OK else { throw .compressionFailed(code: rc) }
         }
+        try pump(flush: Z_NO_FLUSH)
     }
-    rc = pump(flush: Z_FINISH)
-    guard rc == Z_OK else { throw .compressionFailed(code: rc) }
-    return out
+    try pump(flush: Z_FINISH)
 }
 
 /// Writes the filter byte and then the `count` filtered bytes of one row to `out`.

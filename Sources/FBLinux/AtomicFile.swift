@@ -19,6 +19,44 @@ import Glibc
 public func writeFileAtomically(
     _ bytes: [UInt8], to path: String, permissions: mode_t? = nil
 ) throws(SystemError) {
+    do {
+        try writeFileAtomically(to: path, permissions: permissions) { file in
+            try writeAll(file.fd, bytes, call: "write")
+        }
+    } catch let error as SystemError {
+        throw error
+    } catch {
+        preconditionFailure("only system errors: \(error)")
+    }
+}
+
+/// The temporary file `writeFileAtomically(to:permissions:contents:)` fills.
+public struct AtomicFileWriter {
+    let fd: Int32
+
+    /// Writes all of `bytes`, after short writes and `EINTR` too.
+    /// - Throws: `SystemError` from `write` (`ENOSPC`, `EIO`...).
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
+        var offset = 0
+        while offset < bytes.count {
+            let count = min(bytes.count - offset, 1 << 30)
+            let written = try systemCall("write") {
+                Glibc.write(fd, bytes.baseAddress! + offset, count)
+            }
+            // write(2) returns 0 only for a zero count; never loop on it.
+            guard written > 0 else { throw SystemError(errno: EIO, call: "write") }
+            offset += written
+        }
+    }
+}
+
+/// As `writeFileAtomically(_:to:permissions:)`, with the bytes written by
+/// `contents` as it makes them (a picture encoded row by row), so the file
+/// never has to be in memory whole. Whatever `contents` throws removes the
+/// temporary file and is thrown on.
+public func writeFileAtomically(
+    to path: String, permissions: mode_t? = nil, contents: (AtomicFileWriter) throws -> Void
+) throws {
     // A file replaced keeps its mode; a new one gets 0666 less the umask,
     // as `open(O_CREAT)` would give it.
     var existing = stat()
@@ -46,7 +84,7 @@ public func writeFileAtomically(
         // Only hygiene: fbanim does not exec, but a library user might.
         _ = try systemCall("fcntl") { fcntl(fd, F_SETFD, FD_CLOEXEC) }
         _ = try systemCall("fchmod") { fchmod(fd, mode) }
-        try writeAll(fd, bytes, call: "write")
+        try contents(AtomicFileWriter(fd: fd))
         _ = try systemCall("fsync") { fsync(fd) }
         isOpen = false
         _ = try systemCall("close", retryOnInterrupt: false) { close(fd) }

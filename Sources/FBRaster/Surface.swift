@@ -48,30 +48,43 @@ public struct Surface: @unchecked Sendable {
 
     /// The picture as packed 8-bit RGB, row after row, no padding (for PNG and PPM).
     public func rgbBytes() -> [UInt8] {
-        switch format {
-        case .rgb565: return rgbBytes(RGB565Codec.self)
-        case .bgr565: return rgbBytes(BGR565Codec.self)
-        case .xrgb8888, .argb8888: return rgbBytes(XRGB8888Codec.self)
-        case .xbgr8888: return rgbBytes(XBGR8888Codec.self)
-        case .rgb888: return rgbBytes(RGB888Codec.self)
+        [UInt8](unsafeUninitializedCapacity: width * height * 3) { out, count in
+            let rowBytes = width * 3
+            for y in 0..<height {
+                rgbRow(
+                    y,
+                    into: UnsafeMutableBufferPointer(
+                        rebasing: out[y * rowBytes..<(y + 1) * rowBytes]))
+            }
+            count = width * height * 3
         }
     }
 
-    private func rgbBytes<C: PixelCodec>(_: C.Type) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: width * height * 3) { out, count in
-            var o = 0
-            for y in 0..<height {
-                var p = UnsafeRawPointer(base + y * stride)
-                for _ in 0..<width {
-                    let v = C.load(p)
-                    out[o] = UInt8(truncatingIfNeeded: v >> 16)
-                    out[o + 1] = UInt8(truncatingIfNeeded: v >> 8)
-                    out[o + 2] = UInt8(truncatingIfNeeded: v)
-                    o += 3
-                    p += C.bytesPerPixel
-                }
-            }
-            count = o
+    /// Row `y` as packed 8-bit RGB into `out` (`width * 3` bytes): a file
+    /// encoder takes the picture a row at a time, without a copy of it all.
+    public func rgbRow(_ y: Int, into out: UnsafeMutableBufferPointer<UInt8>) {
+        precondition(y >= 0 && y < height && out.count >= width * 3, "row outside the surface")
+        switch format {
+        case .rgb565: rgbRow(RGB565Codec.self, y, out)
+        case .bgr565: rgbRow(BGR565Codec.self, y, out)
+        case .xrgb8888, .argb8888: rgbRow(XRGB8888Codec.self, y, out)
+        case .xbgr8888: rgbRow(XBGR8888Codec.self, y, out)
+        case .rgb888: rgbRow(RGB888Codec.self, y, out)
+        }
+    }
+
+    private func rgbRow<C: PixelCodec>(
+        _: C.Type, _ y: Int, _ out: UnsafeMutableBufferPointer<UInt8>
+    ) {
+        var p = UnsafeRawPointer(base + y * stride)
+        var o = 0
+        for _ in 0..<width {
+            let v = C.load(p)
+            out[o] = UInt8(truncatingIfNeeded: v >> 16)
+            out[o + 1] = UInt8(truncatingIfNeeded: v >> 8)
+            out[o + 2] = UInt8(truncatingIfNeeded: v)
+            o += 3
+            p += C.bytesPerPixel
         }
     }
 }

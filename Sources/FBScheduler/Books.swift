@@ -7,8 +7,13 @@
 public struct Books: Sendable {
     /// The target frame rate.
     public let fps: Int
-    /// Frames shown (each in a slot of its own).
+    /// Slots that showed the right picture: a new frame presented in it,
+    /// or one kept because nothing changed (`unchanged` of them).
     public internal(set) var presented = 0
+    /// Slots of `presented` that kept the picture already on screen
+    /// (nothing changed), with no new frame presented: `presented -
+    /// unchanged` frames were drawn and presented, one display present each.
+    public internal(set) var unchanged = 0
     /// Slots that ended without a new frame.
     public internal(set) var dropped = 0
     /// Frames shown in a later slot than the one they were drawn for.
@@ -17,11 +22,20 @@ public struct Books: Sendable {
     public internal(set) var elapsed: UInt64 = 0
     /// Draw-and-present time of each frame.
     public internal(set) var frameTimes = DurationHistogram()
+    /// CPU time drawing and presenting each new frame took (empty without
+    /// a CPU clock).
+    public internal(set) var drawCPUTimes = DurationHistogram()
+    /// CPU nanoseconds all frames took to draw and present, the unchanged
+    /// ones (found to change nothing) too.
+    public internal(set) var drawCPUTotal: UInt64 = 0
 
     public init(fps: Int) { self.fps = fps }
 
     /// Slots that have elapsed: presented plus dropped.
     public var slots: Int { presented + dropped }
+
+    /// New frames presented: one display present each.
+    public var framesDrawn: Int { presented - unchanged }
 
     /// Frames presented per second of the run (0 for an empty run).
     public var achievedFPS: Double {

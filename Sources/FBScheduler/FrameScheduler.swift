@@ -44,11 +44,17 @@ public final class FrameScheduler {
     private var recent: (UInt64, UInt64, UInt64) = (0, 0, 0)
     private var recentCount = 0
 
+    /// The CPU time used so far (nanoseconds), read around each frame.
+    private let cpuTime: (() -> UInt64)?
+
+    /// - Parameter cpuTime: the process's CPU time in nanoseconds; with it
+    ///   the books keep the CPU time each frame took (`drawCPUTimes`).
     /// - Precondition: `1 <= fps <= 1000`.
-    public init(fps: Int, clock: FrameClock) {
+    public init(fps: Int, clock: FrameClock, cpuTime: (() -> UInt64)? = nil) {
         precondition((1...1000).contains(fps), "fps out of range")
         self.fps = fps
         self.clock = clock
+        self.cpuTime = cpuTime
         books = Books(fps: fps)
     }
 
@@ -153,9 +159,13 @@ public final class FrameScheduler {
                 if clock.now() < wake { continue }
             }
             let time = Double(deadline(ofSlot: target) - start) / 1e9
+            let cpuBefore = cpuTime?() ?? 0
             let began = clock.now()
             let outcome = try presenter.presentFrame(at: time)
             let ended = clock.now()
+            let cpuAfter = cpuTime?() ?? 0
+            let cpu = cpuAfter > cpuBefore ? cpuAfter - cpuBefore : 0
+            books.drawCPUTotal += cpu
             let shown = max(target, slot(at: ended))
             books.dropped += shown - next
             books.presented += 1
@@ -164,10 +174,12 @@ public final class FrameScheduler {
             case .presented:
                 let took = ended - began
                 books.frameTimes.record(took)
+                if cpuTime != nil { books.drawCPUTimes.record(cpu) }
                 if shown > target { books.late += 1 }
                 recent = (took, recent.0, recent.1)
                 recentCount += 1
             case let .unchanged(until):
+                books.unchanged += 1
                 // The picture stays right until `until`: those slots are shown, not dropped.
                 let resume = until.map { firstSlot(atOrAfter: $0, limit: lastSlot) } ?? lastSlot
                 let wake = min(max(resume, next), lastSlot)
@@ -186,6 +198,7 @@ public final class FrameScheduler {
                     let now = clock.now()
                     let reached = now >= begin ? wake : min(max(slot(at: now) + 1, next), wake)
                     books.presented += reached - next
+                    books.unchanged += reached - next
                     next = reached
                 }
             }

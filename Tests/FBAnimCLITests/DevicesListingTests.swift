@@ -72,6 +72,21 @@ import Testing
         ).split(separator: "\n").map(String.init)
     }
 
+    /// A /dev/dri this user may not list is said as a permission problem
+    /// with the hint, never as "no /dev/dri/card*", and nothing is chosen.
+    @Test func anUnlistableDRMFolderIsAPermissionProblem() {
+        let problem = "cannot list /dev/dri (Permission denied); \(permissionHint)"
+        let lines = devicesListing(
+            cards: [], framebuffers: [Self.pitft], isTerminal: true, unlistableDRM: problem
+        ).split(separator: "\n").map(String.init)
+        #expect(lines.contains("  " + problem), "\(lines)")
+        #expect(!lines.contains { $0.contains("no /dev/dri/card") }, "\(lines)")
+        #expect(
+            lines.last
+                == "Without --device fbanim would use: nothing: permission denied on /dev/dri (see above)",
+            "\(lines)")
+    }
+
     @Test func stableNamesTypesModesAndOrientation() {
         let lines = listing()
         #expect(lines.contains("  /dev/dri/card1: vc4 (Broadcom VC4 graphics)"), "\(lines)")

@@ -34,6 +34,28 @@ func permissions(_ path: String) -> mode_t {
 }
 
 @Suite struct AtomicFileTests {
+    /// Written a piece at a time (a picture row by row), the file is the
+    /// pieces in order; what `contents` throws leaves nothing behind.
+    @Test func streamedContentsAreWrittenOrNotAtAll() throws {
+        struct Stop: Error {}
+        let dir = try ScratchDirectory()
+        defer { dir.remove() }
+        let path = dir.path + "/frame.ppm"
+        let pieces = (0..<50).map { i in [UInt8](repeating: UInt8(i), count: 1000 + i) }
+        try writeFileAtomically(to: path) { file in
+            for piece in pieces { try piece.withUnsafeBytes { try file.write($0) } }
+        }
+        #expect(fileContents(path) == pieces.flatMap { $0 })
+        #expect(throws: Stop.self) {
+            try writeFileAtomically(to: path) { file in
+                try pieces[0].withUnsafeBytes { try file.write($0) }
+                throw Stop()
+            }
+        }
+        #expect(fileContents(path) == pieces.flatMap { $0 }, "the old file stays whole")
+        #expect(dir.entries == ["frame.ppm"], "no temporary file left")
+    }
+
     @Test func createsTheFileWithExactBytesAndTheUmasksMode() throws {
         let dir = try ScratchDirectory()
         defer { dir.remove() }
