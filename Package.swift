@@ -117,6 +117,7 @@ let package = Package(
         .testTarget(
             name: "FBLinuxTests",
             dependencies: ["FBLinux", "CFBLinux", "FBRaster", "_FBTestSupport"]),
+        .testTarget(name: "FBAnimTests", dependencies: ["FBAnim"]),
         .testTarget(
             name: "FBAnimCLITests",
             dependencies: ["FBAnimCLI", "FBText", "FBRaster", "_FBTestSupport"]),
