@@ -116,3 +116,14 @@ public struct AngularGradient: ShapeStyle {
             visible: count > 2 ? AngularRange(start: start, sweep: sweep) : nil)
     }
 }
+
+// `.white`, `.black` and `.clear` where a paint is expected, as in SwiftUI
+// (`.stroke(.white, lineWidth: 2)`).
+extension ShapeStyle where Self == Color {
+    /// White, opaque.
+    public static var white: Color { Color(rgb: 0xFFFFFF) }
+    /// Black, opaque.
+    public static var black: Color { Color(rgb: 0x000000) }
+    /// Fully transparent.
+    public static var clear: Color { Color(r: 0, g: 0, b: 0, a: 0) }
+}
