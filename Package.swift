@@ -2,7 +2,8 @@
 // fbanim: smooth, cheap, correct loaders on small Linux screens.
 //
 // Layers (arrows point to what a layer may import; docs/ARCHITECTURE.md):
-//   fbanim (main.swift) -> FBAnimCLI -> FBLinux -> CFBLinux -> CDRM
+//   fbanim (main.swift) -> FBAnimCLI -> FBAnim -> FBLinux, FBDisplay, FBAnimation
+//                          FBAnimCLI -> FBLinux -> CFBLinux -> CDRM
 //                                    -> FBImage -> CZlib
 //                                    -> FBDisplay -> FBScheduler
 //                                    -> FBAnimation -> FBRaster
@@ -18,6 +19,9 @@ let package = Package(
         .library(name: "FBRaster", targets: ["FBRaster"]),
         .library(name: "FBAnimation", targets: ["FBAnimation"]),
         .library(name: "FBText", targets: ["FBText"]),
+        // Your own loader on a screen: the declarative API, the player,
+        // the displays (docs/write-your-own-loader.md).
+        .library(name: "FBAnim", targets: ["FBAnim"]),
     ],
     targets: [
         // C libraries from Debian packages (libdrm-dev, zlib1g-dev, libfreetype-dev).
@@ -56,10 +60,16 @@ let package = Package(
             name: "FBLinux",
             dependencies: ["CFBLinux", "FBBoot", "FBDisplay", "FBRaster", "FBScheduler"]),
 
+        // The library users play their loaders with: the player and display
+        // choice fbanim uses, behind `FBAnim.play(_:on:)`.
+        .target(
+            name: "FBAnim",
+            dependencies: ["FBAnimation", "FBDisplay", "FBLinux", "FBRaster", "FBScheduler"]),
+
         .target(
             name: "FBAnimCLI",
             dependencies: [
-                "FBAnimation", "FBBoot", "FBRaster", "FBImage", "FBLinux", "FBScheduler",
+                "FBAnim", "FBAnimation", "FBBoot", "FBRaster", "FBImage", "FBLinux", "FBScheduler",
                 "FBDisplay", "FBText",
             ]),
         // A static executable: the Swift runtime, glibc, libstdc++, libdrm
@@ -107,6 +117,7 @@ let package = Package(
         .testTarget(
             name: "FBLinuxTests",
             dependencies: ["FBLinux", "CFBLinux", "FBRaster", "_FBTestSupport"]),
+        .testTarget(name: "FBAnimTests", dependencies: ["FBAnim"]),
         .testTarget(
             name: "FBAnimCLITests",
             dependencies: ["FBAnimCLI", "FBText", "FBRaster", "_FBTestSupport"]),

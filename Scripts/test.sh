@@ -12,6 +12,7 @@ swift build --build-tests
 swift test --skip-build --parallel --num-workers 2
 
 swift build -c release
+swift build --package-path Examples && Examples/.build/debug/pulse 'sim:160x120?clock=virtual' --frames 30 # Examples/: a user's package (docs/write-your-own-loader.md), built and played; ~3 min
 .build/release/fbanim-bench --frames 20 --check-allocations
 .build/release/fbtext-bench --runs 20
 

@@ -1,12 +1,13 @@
+import FBAnim
 import FBDisplay
 import FBLinux
 import FBRaster
-import Glibc
 
 /// What to tell a user who may not open a display device.
-let permissionHint =
-    "add your user to the 'video' group (sudo usermod -aG video $USER, then log in again) "
-    + "or install udev/99-fbanim.rules"
+let permissionHint = displayPermissionHint
+
+// Opening displays moved to FBAnim (`FBAnim.play` opens them the same way);
+// here they report in `CLIError`s, whose kind gives the exit status.
 
 /// Opens the display `request` names, or the one fbanim picks without
 /// `--device`. Returns it and whether the loader should fit it (a terminal).
@@ -17,130 +18,54 @@ func openDisplay(_ request: PlayRequest) throws(CLIError) -> (Display, Bool) {
     return try openNamedDisplay(device, format: request.format)
 }
 
-/// Opens the display `device` names; stable names (`drm:DRIVER[:CONNECTOR]`,
-/// `fb:ID`, links such as `/dev/dri/by-path/...`) are looked up first.
-/// A DRM device draws in `format` when its planes take it.
+/// `openDisplayNamed`, its failure as a `CLIError`.
 /// - Throws: `CLIError` with the exit status of spec/cli.md: 66 when no
 ///   such device exists (yet), 69, 77...
 func openNamedDisplay(
     _ device: DeviceName, format: PixelFormat? = nil, holdsConsole: Bool = true
 ) throws(CLIError) -> (Display, Bool) {
-    switch device {
-    case let .simulated(options):
-        return (
-            SimulatedDisplay(options, systemClock: SystemClock(), work: processCPUNanoseconds),
-            false
-        )
-    case .terminal:
-        return (try openTerminal(), true)
-    case let .fbdev(path):
-        // A link to a DRM card (a udev alias of the user's) is a DRM device.
-        if let real = canonicalPath(path), real.hasPrefix("/dev/dri/") {
-            return (try openDRM(path, format: format, holdsConsole: holdsConsole), false)
-        }
-        return (try openFramebuffer(path, holdsConsole: holdsConsole), false)
-    case let .drm(path):
-        return (try openDRM(path, format: format, holdsConsole: holdsConsole), false)
-    case let .drmDriver(driver, connector):
-        guard let path = DeviceDiscovery.drmCard(driver: driver, connector: connector) else {
-            let screen = connector.map { " with a screen connected to \($0)" } ?? ""
-            throw .noInput("no DRM device of driver '\(driver)'\(screen)")
-        }
-        return (
-            try openDRM(path, connector: connector, format: format, holdsConsole: holdsConsole),
-            false
-        )
-    case let .fbID(id):
-        guard let path = DeviceDiscovery.framebuffer(id: id) else {
-            throw .noInput("no framebuffer device with id '\(id)'")
-        }
-        return (try openFramebuffer(path, holdsConsole: holdsConsole), false)
-    }
+    do throws(DisplayOpenError) {
+        return try openDisplayNamed(device, format: format, holdsConsole: holdsConsole)
+    } catch { throw CLIError(error) }
 }
 
-/// Without `--device` (spec/cli.md): the first DRM device with a connected
-/// output, else `/dev/fb0`, else the terminal when standard output is one.
-///
-/// A DRM device another program is master of (a desktop's display server)
-/// is passed over, and so is `/dev/fb0` then: it shows the same screen, under
-/// that program. Permission problems are reported, not passed over: the user
-/// has a display and should learn how to use it.
+/// `openAutomaticDisplay`: the first DRM device with a connected
+/// output, else `/dev/fb0`, else the terminal; failures as `CLIError`s.
 func openDefaultDisplay(format: PixelFormat? = nil) throws(CLIError) -> (Display, Bool) {
-    // A /dev/dri this user may not list hides the cards: that is a
-    // permission problem to report, not "no display".
-    if let error = DeviceDiscovery.unlistableDRMFolder(), error.errno == EACCES {
-        throw .noPermission("cannot list /dev/dri (\(error.reason)); \(permissionHint)")
-    }
-    var busy: DeviceError?
-    for path in DeviceDiscovery.drmCards() {
-        do throws(DeviceError) {
-            let display = try DRMDisplay(path: path, format: format)
-            display.console = Console.enterGraphics()
-            return (display, false)
-        } catch {
-            switch error.kind {
-            case .permissionDenied: throw cliError(error)
-            case .busy: busy = busy ?? error
-            case .missing, .unusable: continue
-            }
-        }
-    }
-    if busy == nil && pathExists("/dev/fb0") {
-        return (try openFramebuffer("/dev/fb0"), false)
-    }
-    guard StandardStream.output.isTerminal else {
-        if let busy { throw cliError(busy) }
-        throw .unavailable(
-            "no display found: no DRM device with a connected output, no /dev/fb0, and standard "
-                + "output is not a terminal; name one with --device")
-    }
-    let why = busy.map { "\($0.path) is in use by another program" } ?? "no display device found"
-    StandardStream.error.write("fbanim: \(why); playing in this terminal\n")
-    return (try openTerminal(), true)
+    do throws(DisplayOpenError) {
+        return try openAutomaticDisplay(format: format)
+    } catch { throw CLIError(error) }
 }
 
 func openFramebuffer(_ path: String, holdsConsole: Bool = true) throws(CLIError)
     -> FramebufferDisplay
 {
-    do throws(DeviceError) {
-        let display = try FramebufferDisplay(path: path)
-        if holdsConsole { display.console = Console.enterGraphics() }
-        return display
-    } catch {
-        throw cliError(error)
-    }
+    do throws(DisplayOpenError) {
+        return try openFramebufferDisplay(path, holdsConsole: holdsConsole)
+    } catch { throw CLIError(error) }
 }
 
 func openDRM(
     _ path: String, connector: String? = nil, format: PixelFormat? = nil, holdsConsole: Bool = true
 ) throws(CLIError) -> DRMDisplay {
-    do throws(DeviceError) {
-        let display = try DRMDisplay(path: path, connector: connector, format: format)
-        if holdsConsole { display.console = Console.enterGraphics() }
-        return display
-    } catch {
-        throw cliError(error)
-    }
+    do throws(DisplayOpenError) {
+        return try openDRMDisplay(
+            path, connector: connector, format: format, holdsConsole: holdsConsole)
+    } catch { throw CLIError(error) }
 }
 
 /// The exit status and one-line message for a device that cannot be opened:
 /// missing 66, permission 77 (with the hint), anything else 69.
-func cliError(_ error: DeviceError) -> CLIError {
-    switch error.kind {
-    case .missing:
-        return .noInput("no such device '\(error.path)'")
-    case .permissionDenied:
-        return .noPermission("\(error.description); \(permissionHint)")
-    case .unusable, .busy:
-        return .unavailable(error.description)
-    }
-}
+func cliError(_ error: DeviceError) -> CLIError { CLIError(DisplayOpenError(error)) }
 
-private func openTerminal() throws(CLIError) -> TerminalDisplay {
-    do {
-        return try TerminalDisplay()
-    } catch {
-        throw .unavailable("--device term: standard output is not a terminal")
+extension CLIError {
+    /// A display that could not be opened: missing 66, permission 77, else 69.
+    init(_ error: DisplayOpenError) {
+        switch error.kind {
+        case .missing: self = .noInput(error.description)
+        case .noPermission: self = .noPermission(error.description)
+        case .unavailable: self = .unavailable(error.description)
+        }
     }
 }
 

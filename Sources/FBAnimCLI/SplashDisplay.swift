@@ -1,3 +1,4 @@
+import FBAnim
 import FBAnimation
 import FBBoot
 import FBDisplay
@@ -60,7 +61,7 @@ extension SplashSession {
         display = handOver
         redrawWhole = true
         let player = LoaderPlayer(
-            display: opened, kind: request.play.loader, style: request.play.style,
+            display: opened, loader: request.play.loader.makeLoader(), style: request.play.style,
             fitsDisplay: opened is TerminalDisplay && !request.play.scaleGiven, inputs: self)
         player.timeOffset = animationTime
         player.onFirstFrame = { [unowned self] in firstFrameShown() }

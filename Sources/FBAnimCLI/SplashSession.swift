@@ -1,3 +1,4 @@
+import FBAnim
 import FBAnimation
 import FBBoot
 import FBDisplay

@@ -10,8 +10,6 @@ extension Fixed {
 }
 
 extension Point {
-    init(_ x: Double, _ y: Double) { self.init(x: Fixed(x), y: Fixed(y)) }
-
     /// The point at `radius` from the origin in direction `angle` (the
     /// rasterizer's fixed-point cosine and sine, so no libm is needed).
     init(polarRadius radius: Double, angle: Angle) {

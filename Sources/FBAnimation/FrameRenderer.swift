@@ -3,20 +3,16 @@ import FBRaster
 /// Draws frames of one loader at one size: keeps the rasterizer's scratch
 /// memory between frames, so a steady frame allocates nothing.
 public final class FrameRenderer {
-    /// The built-in loader drawn, or `nil` for a picture handed in
-    /// (`init(loader:...)`: the test pattern).
-    public let kind: LoaderKind?
     public let width: Int
     public let height: Int
     public let style: LoaderStyle
 
-    var loader: any Loader
-    /// The loader when it is the ring (its progress can be driven from outside).
-    let ring: RingLoader?
+    /// The loader drawn (its main colour replaced by `style.color`).
+    public private(set) var loader: any Loader
     let root: Transform
-    /// The ring's progress driven from outside (`-1...1`; negative fills
-    /// counter-clockwise), instead of its own 30 s clock; `nil`: the clock.
-    /// Other loaders ignore it.
+    /// Progress reported from outside (`-1...1`; negative: counter-clockwise),
+    /// handed to the loader (`LoaderContext.progress`): the ring draws it
+    /// instead of its own 30 s clock; `nil`: nobody reports.
     public var progress: Double?
     /// A line of text over the picture (boot.md, Message line), or `nil`.
     public var message: MessageLine?
@@ -45,34 +41,32 @@ public final class FrameRenderer {
     private lazy var blocks = BlockHistory(
         width: width, height: height, frames: FrameRenderer.maxAge + 1)
 
-    /// - Precondition: `width, height > 0`; `style.scale` finite, in `0 < scale <= 64`.
+    /// A renderer of the built-in loader `kind`.
+    /// - Precondition: as `init(_:width:height:style:)`.
     public convenience init(kind: LoaderKind, width: Int, height: Int, style: LoaderStyle = .init())
     {
-        self.init(kind.makeLoader(), kind: kind, width: width, height: height, style: style)
+        self.init(kind.makeLoader(), width: width, height: height, style: style)
     }
 
-    /// Draws `loader`'s frames: a picture made for this size (the test
-    /// pattern), its shapes placed like a built-in loader's.
-    /// - Precondition: as `init(kind:...)`.
+    /// A renderer of `loader` (the test pattern, say); the same as `init(_:...)`.
     public convenience init(
         loader: any Loader, width: Int, height: Int, style: LoaderStyle = .init()
     ) {
-        self.init(loader, kind: nil, width: width, height: height, style: style)
+        self.init(loader, width: width, height: height, style: style)
     }
 
-    private init(
-        _ loader: any Loader, kind: LoaderKind?, width: Int, height: Int, style: LoaderStyle
-    ) {
+    /// A renderer of any loader, built-in or your own, for frames of
+    /// `width` x `height` pixels, its centre on the frame's centre.
+    /// - Precondition: `width, height > 0`; `style.scale` finite, in `0 < scale <= 64`.
+    public init(_ loader: any Loader, width: Int, height: Int, style: LoaderStyle = .init()) {
         precondition(width > 0 && height > 0, "frame size must be positive")
         precondition(
             style.scale.isFinite && style.scale > 0 && style.scale <= 64, "scale out of range")
-        self.kind = kind
         self.width = width
         self.height = height
         self.style = style
         self.loader = loader
         if let color = style.color { self.loader.mainColor = color }
-        ring = self.loader as? RingLoader
         // The loader's centre is the frame's centre, exactly (a pixel corner
         // for an even size); the whole picture turns about it.
         root = Transform(
@@ -187,9 +181,7 @@ public final class FrameRenderer {
     /// The time until which the frame at `time` stays the same (the
     /// loader's `stillUntil`): `time` when it may change at once.
     public func stillUntil(_ time: Double) -> Double {
-        // A ring driven from outside changes only when it is told to.
-        if progress != nil && ring != nil { return .infinity }
-        return loader.stillUntil(time)
+        loader.stillUntil(LoaderContext(time: time, progress: progress, message: message))
     }
 
     private var hasCanvasFrame = false

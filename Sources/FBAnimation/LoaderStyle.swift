@@ -41,14 +41,27 @@ public struct LoaderStyle: Sendable {
     }
 }
 
-/// Draws one frame of a loader at time `t` into a new buffer, with the
-/// ring's `progress` driven from outside and a `message` line if given.
+/// Draws one frame of the built-in `kind` at time `t` into a new buffer,
+/// with `progress` reported from outside and a `message` line if given.
 public func renderFrame(
     _ kind: LoaderKind, width: Int, height: Int, format: PixelFormat, style: LoaderStyle = .init(),
     time: Double, progress: Double? = nil, message: MessageLine? = nil
 ) -> PixelBuffer {
     renderFrame(
-        FrameRenderer(kind: kind, width: width, height: height, style: style), format: format,
+        kind.makeLoader(), width: width, height: height, format: format, style: style, time: time,
+        progress: progress, message: message)
+}
+
+/// Draws one frame of any `loader` at `time` seconds into a new buffer of
+/// `width` x `height` pixels in `format`, with `progress` reported from
+/// outside (`-1...1`) and a `message` line if given.
+public func renderFrame(
+    _ loader: any Loader, width: Int, height: Int, format: PixelFormat,
+    style: LoaderStyle = .init(), time: Double, progress: Double? = nil,
+    message: MessageLine? = nil
+) -> PixelBuffer {
+    renderFrame(
+        FrameRenderer(loader, width: width, height: height, style: style), format: format,
         time: time, progress: progress, message: message)
 }
 

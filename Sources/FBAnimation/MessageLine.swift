@@ -57,11 +57,7 @@ extension FrameRenderer {
     /// the screen already). Returns how many are the loader's.
     func listOps(at time: Double) -> Int {
         ops.removeAll(keepingCapacity: true)
-        if let progress, let ring {
-            ring.frame(progress: progress, into: &ops)
-        } else {
-            loader.frame(at: time, into: &ops)
-        }
+        loader.frame(LoaderContext(time: time, progress: progress, message: message), into: &ops)
         let count = ops.count
         if let message {
             let picture = pictureSize

@@ -88,7 +88,25 @@ public struct TestPattern: Loader {
         min(0.34 * Double(height) / 3, 0.2 * Double(width))
     }
 
-    public func frame(at t: Double, into ops: inout [DrawOp]) {
+    public func body(in context: LoaderContext) -> Frame {
+        Frame(pattern: self, time: context.time)
+    }
+
+    /// The pattern's shapes at one time, already made as rasterizer shapes.
+    public struct Frame: LoaderContent {
+        let pattern: TestPattern
+        let time: Double
+        public func draw(_ placement: Placement, into ops: inout [DrawOp]) {
+            let first = ops.count
+            pattern.shapes(at: time, into: &ops)
+            guard placement != .identity else { return }
+            for i in first..<ops.count {
+                ops[i].transform = placement.transform.concatenating(ops[i].transform)
+            }
+        }
+    }
+
+    func shapes(at t: Double, into ops: inout [DrawOp]) {
         let w = Double(width)
         let h = Double(height)
         let third = h / 3

@@ -65,12 +65,8 @@ public enum Ring {
     public static let period = 30.0
 
     /// Progress p(t) in 0..<1: 0 before the delay, then an ease-out fill over
-    /// the period, repeated forever without reversing.
-    public static func progress(at t: Double) -> Double {
-        guard t >= delay else { return 0 }
-        let phase = (t - delay).truncatingRemainder(dividingBy: period)
-        return Easing.easeOut.value(at: phase / period)
-    }
+    /// the period, repeated forever without reversing (`RingLoader.fill`).
+    public static func progress(at t: Double) -> Double { RingLoader.fill.value(at: t) }
 }
 
 /// The spinner loader's timeline.
@@ -83,20 +79,14 @@ public enum Spinner {
 
     /// Leaf `i`'s mix m_i(t) in 0...1: 0 resting, 1 current.
     ///
-    /// The spec sums, over every tick at which leaf i became current, the
-    /// additive animation easeIn((t-a)/1.5) - easeIn((t-a-0.15)/1.5). A term
-    /// is 0 once t - a >= 1.65 s, and a leaf's ticks are 1.8 s apart, so only
-    /// the leaf's latest tick contributes.
+    /// Tick k makes leaf k mod 12 current and the previous leaf not; each
+    /// change animates with easeIn over 1.5 s, and changes add up
+    /// (`Animation.value(at:ticksEvery:initial:state:)`), which is the spec's
+    /// sum of easeIn((t-a)/1.5) - easeIn((t-a-0.15)/1.5).
     public static func mix(leaf i: Int, at t: Double) -> Double {
-        guard t >= tick, (0..<leafCount).contains(i) else { return 0 }
-        let ticksSoFar = (t / tick).rounded(.down)  // ticks k = 0 ..< ticksSoFar have happened
-        let lastTick = ticksSoFar - 1
-        let back = (lastTick - Double(i)).truncatingRemainder(dividingBy: Double(leafCount))
-        let k = lastTick - (back < 0 ? back + Double(leafCount) : back)
-        guard k >= 0 else { return 0 }
-        let a = tick * (k + 1)
-        return Easing.easeIn.value(at: (t - a) / duration)
-            - Easing.easeIn.value(at: (t - a - tick) / duration)
+        guard (0..<leafCount).contains(i) else { return 0 }
+        return Animation.easeIn(duration: duration).value(
+            at: t, ticksEvery: tick, initial: 0, state: { $0 % leafCount == i ? 1 : 0 })
     }
 }
 

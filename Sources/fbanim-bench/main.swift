@@ -40,7 +40,20 @@ func cycle(_ kind: LoaderKind) -> Double {
 }
 
 var fullFrames = 200
-var only: LoaderKind?
+/// The loaders measured: the built-ins, then one written outside FBAnimation.
+struct Entry {
+    let name: String
+    /// One animation cycle, seconds.
+    let cycle: Double
+    let make: () -> any Loader
+}
+let entries =
+    LoaderKind.allCases.map { kind in
+        Entry(name: kind.rawValue, cycle: cycle(kind), make: kind.makeLoader)
+    }
+    + [Entry(name: "custom", cycle: 2.4, make: { CustomBenchLoader() })]
+
+var only: String?
 var size: String?
 /// Exit 1 when a steady frame allocates (a check, unlike the times).
 var checkAllocations = false
@@ -48,8 +61,10 @@ var arguments = CommandLine.arguments.dropFirst()
 while let a = arguments.popFirst() {
     if a == "--frames", let v = arguments.popFirst(), let n = Int(v), n > 0 {
         fullFrames = n
-    } else if a == "--loader", let v = arguments.popFirst(), let kind = LoaderKind(rawValue: v) {
-        only = kind
+    } else if a == "--loader", let v = arguments.popFirst(),
+        entries.contains(where: { $0.name == v })
+    {
+        only = v
     } else if a == "--check-allocations" {
         checkAllocations = true
     } else if a == "--size", let v = arguments.popFirst(),
@@ -58,7 +73,7 @@ while let a = arguments.popFirst() {
         size = v
     } else {
         StandardStream.error.write(
-            "usage: fbanim-bench [--frames N] [--loader NAME] [--size 320x240|800x480]"
+            "usage: fbanim-bench [--frames N] [--loader NAME|custom] [--size 320x240|800x480]"
                 + " [--check-allocations]\n")
         exitProcess(64)
     }
@@ -92,20 +107,21 @@ print(
 )
 var allocatingCases: [String] = []
 for c in cases where size == nil || size == "\(c.width)x\(c.height)" {
-    for kind in LoaderKind.allCases where only == nil || only == kind {
+    for entry in entries where only == nil || only == entry.name {
         let style = LoaderStyle(scale: c.scale)
         let buffer = PixelBuffer(width: c.width, height: c.height, format: c.format)
-        let renderer = FrameRenderer(kind: kind, width: c.width, height: c.height, style: style)
+        let renderer = FrameRenderer(entry.make(), width: c.width, height: c.height, style: style)
         for i in 0..<10 { renderer.render(time: Double(i) * 0.1, into: buffer.surface) }
         let full = measure(fullFrames) { i in
             renderer.render(time: 30 * Double(i) / Double(fullFrames), into: buffer.surface)
         }
 
-        let frames = Int((cycle(kind) * 30).rounded())
+        let frames = Int((entry.cycle * 30).rounded())
         var results: [(ns: Double, pixels: Int, allocations: Double)] = []
         var first = (cold: 0.0, kept: 0)
         for age in [1, 2] {
-            let damaged = FrameRenderer(kind: kind, width: c.width, height: c.height, style: style)
+            let damaged = FrameRenderer(
+                entry.make(), width: c.width, height: c.height, style: style)
             let buffers = (0..<age).map { _ in
                 PixelBuffer(width: c.width, height: c.height, format: c.format)
             }
@@ -114,7 +130,7 @@ for c in cases where size == nil || size == "\(c.width)x\(c.height)" {
             // shapes that repeat are behind us (a spinner's first cycle is
             // not its steady one: leaves that have not ticked yet rest),
             // and what follows is the steady state.
-            let t0 = 2 * cycle(kind)
+            let t0 = 2 * entry.cycle
             var presents = 0
             let cold = measureWarmUp(2 * frames) { i in
                 let d = damaged.renderDamage(
@@ -135,13 +151,13 @@ for c in cases where size == nil || size == "\(c.width)x\(c.height)" {
             let allocations = Double(fbl_allocation_count() - allocationsBefore) / Double(frames)
             results.append((ns, pixels / frames, allocations))
             if allocations > 0 {
-                allocatingCases.append("\(kind.rawValue) \(c.width)x\(c.height) age \(age)")
+                allocatingCases.append("\(entry.name) \(c.width)x\(c.height) age \(age)")
             }
             if age == 1 { first = (cold, damaged.keptCoverage.bytes) }
         }
         let size = "\(c.width)x\(c.height)"
         print(
-            kind.rawValue.padding(8) + " " + size.padding(8) + " " + c.format.name.padding(9) + " "
+            entry.name.padding(8) + " " + size.padding(8) + " " + c.format.name.padding(9) + " "
                 + "\(c.scale)".padding(5) + format(full / 1000, 8)
                 + format(results[0].ns / 1000, 19)
                 + format(Double(results[0].pixels), 10) + format(results[1].ns / 1000, 19)
@@ -160,7 +176,7 @@ extension String {
     func padding(_ n: Int) -> String { self + String(repeating: " ", count: max(0, n - count)) }
 }
 
-if only == nil || only == .ring {
+if only == nil || only == "ring" {
     print("")
     allocatingCases += splashFrames(size: size)
 }
