@@ -78,7 +78,9 @@ struct BoardProfile: Equatable {
     /// `.conf`), else a profile name looked up in `searchPaths(for:)`.
     /// - Throws: `CLIError`: 64 for a bad name or a bad profile (naming the
     ///   file and the line), 66 when no such profile exists, 77 without permission.
-    static func load(_ word: String) throws(CLIError) -> BoardProfile {
+    /// `deviceGiven`: the command line names the display, so the profile
+    /// need not (it gives the other defaults).
+    static func load(_ word: String, deviceGiven: Bool = false) throws(CLIError) -> BoardProfile {
         let isPath = word.contains("/") || word.hasSuffix(".conf")
         if !isPath && !isPlainName(word) {
             throw .usage(
@@ -88,7 +90,9 @@ struct BoardProfile: Equatable {
         let candidates = isPath ? [word] : searchPaths(for: word)
         // A link that leads nowhere (or round in a loop) is a bad profile, not a missing one.
         for path in candidates where pathExists(path) || isSymbolicLink(path) {
-            return try parse(readProfile(path), path: path, kind: .board)
+            return try parse(
+                readProfile(path), path: path, kind: .board,
+                excusing: deviceGiven ? [.device] : [])
         }
         throw .noInput(
             isPath
@@ -110,9 +114,12 @@ struct BoardProfile: Equatable {
     /// Parses the text of a profile; `path` names it in errors.
     /// - Throws: `CLIError.usage` naming the file, the line and the key of
     ///   the first problem.
-    static func parse(_ text: String, path: String, kind: Kind) throws(CLIError) -> BoardProfile {
+    /// `excusing`: required keys the caller has values for.
+    static func parse(
+        _ text: String, path: String, kind: Kind, excusing: Set<OptionKey> = []
+    ) throws(CLIError) -> BoardProfile {
         let (profile, problems) = scan(text, path: path, kind: kind)
-        if let first = problems.first {
+        if let first = problems.first(where: { $0.missing.map(excusing.contains) != true }) {
             throw .usage("\(path):\(first.line): \(first.reason)", .play)
         }
         return profile

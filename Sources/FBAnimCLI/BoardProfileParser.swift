@@ -11,6 +11,8 @@ struct ProfileProblem: Equatable {
     var dropsFile = false
     /// What the lenient reader does about it.
     var consequence = "line ignored"
+    /// The key a file of its kind must set and did not.
+    var missing: OptionKey? = nil
 }
 
 extension BoardProfile {
@@ -175,8 +177,9 @@ extension BoardProfile {
                 ProfileProblem(
                     line: lastLine,
                     reason: "no '\(key.rawValue) = ...' in this \(kind.noun): it must name its "
-                        + "display (drm:DRIVER[:CONNECTOR], fb:ID, a path; see 'fbanim devices')",
-                    consequence: "the first display is used"))
+                        + "display (drm:DRIVER[:CONNECTOR], fb:ID, a path; see 'fbanim devices'), "
+                        + "or give --device",
+                    consequence: "the first display is used", missing: key))
         }
         guard let word = values[.device], let device = try? parseDevice(word) else {
             return problems

@@ -36,7 +36,7 @@ struct PlayRequest: Sendable {
     init(_ commandLine: ParsedCommandLine, for command: Command = .play) throws(CLIError) {
         // A board profile fills in what the command line leaves out.
         let profile = try commandLine[.board].map { word throws(CLIError) in
-            try BoardProfile.load(word)
+            try BoardProfile.load(word, deviceGiven: commandLine[.device] != nil)
         }
         try self.init(checked: profile?.filling(commandLine) ?? commandLine, for: command)
         if let profile, commandLine[.device] == nil { boardPath = profile.path }

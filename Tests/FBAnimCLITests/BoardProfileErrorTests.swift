@@ -55,9 +55,6 @@ import Testing
         (header + "initramfs-firmware = /lib/firmware/panel.bin\n", 3, "initramfs-firmware"),
         (header + "initramfs-firmware = brcm//x.bin\n", 3, "initramfs-firmware"),
         (header + "initramfs-firmware = a/./b.bin\n", 3, "initramfs-firmware"),
-        // Missing keys: a board profile names its display (reported at the end).
-        ("fbanim-board 1\nfps = 20\n# the end\n", 3, "device"),
-        ("fps = 20\n", 1, "device"),
         // Empty, or comments only.
         ("", 1, "empty"),
         ("# nothing\n\n", 1, "empty"),
@@ -82,6 +79,24 @@ import Testing
         let error = try refused(path)
         #expect(error.hasPrefix("Error: \(path):\(line): "), "\(error)")
         #expect(error.contains(word), "\(error) does not name \(word)")
+    }
+
+    /// A profile names its display (reported at the end of the file), unless
+    /// the command line does: then it gives the other defaults (the issue's
+    /// CRLF file, `--device` on the command line).
+    @Test(arguments: [
+        ("fbanim-board 1\nfps = 20\n# the end\n", 3), ("fps = 5\r\nscale = 2\r\n", 2),
+    ])
+    func profileWithoutDevice(_ text: String, _ lastLine: Int) throws {
+        let (dir, path) = try file(Array(text.utf8))
+        defer { dir.remove() }
+        let refused = try Fbanim.run(["--board", path, "--frames", "3", "ring"])
+        #expect(refused.status == 64 && refused.stderrLines.count == 1, "\(refused)")
+        #expect(refused.stderr.hasPrefix("Error: \(path):\(lastLine): no 'device = ...'"))
+        let played = try Fbanim.run(["--board", path] + Self.quick + ["ring"])
+        #expect(played.status == 0 && played.stderr.isEmpty, "\(played)")
+        let fps = text.hasPrefix("fps = 5") ? 5 : 20
+        #expect(try PlayStats(stdout: played.stdout).fpsTarget == fps, "\(played.stdout)")
     }
 
     /// A binary file (an ELF header, a PNG) is one error, not one per line.
