@@ -132,8 +132,9 @@ enum Spans<C: PixelCodec> {
     /// `directions`) times `coverage[i]`: what `SweepSampler.modulate` then
     /// `blendMask` do, in one pass (rows away from the gradient's centre).
     /// Pixels that hold `dst` (the backdrop) look their colour up in `table`
-    /// (`BlendTables`), the others blend: the same bytes either way.
-    @inline(__always)
+    /// (`BlendTables`), the others blend: the same bytes either way. Not
+    /// inlined: a run is long, and alone the loop keeps its values in registers.
+    @inline(never)
     static func blendSweep(
         _ row: UnsafeMutableRawPointer, x: Int, count: Int, y: Int, rgb: UInt32,
         alphas: UnsafePointer<UInt8>, coverage: UnsafePointer<UInt8>,
@@ -154,7 +155,7 @@ enum Spans<C: PixelCodec> {
 
     /// `blendSweep` of wholly covered pixels: the opacity is the table's
     /// (`div255(a * 255)` is `a`), one lookup a pixel.
-    @inline(__always)
+    @inline(never)
     static func blendSweep(
         _ row: UnsafeMutableRawPointer, x: Int, count: Int, y: Int, rgb: UInt32,
         alphas: UnsafePointer<UInt8>, directions: UnsafePointer<UInt16>, over dst: UInt32,
