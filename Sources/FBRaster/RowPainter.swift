@@ -146,7 +146,7 @@ final class DirectionCache {
         // Grow to hold what was asked before too: the requests of a turning
         // gradient differ frame to frame but settle inside one square.
         let keep = centerX == cx && centerY == cy && !rect.isEmpty
-        let r = keep ? rect.union(area) : area
+        let r = keep ? DirectionCache.grown(rect.union(area), centerX, centerY) : area
         // Directions already worked out are moved, not worked out again: a
         // turning sector's bounds grow over many frames, and each direction
         // costs a division.
@@ -177,6 +177,20 @@ final class DirectionCache {
         if fresh != old.values { old.values.deallocate() }
         values = fresh
         rect = r
+    }
+
+    /// `union` grown to the square around the centre that holds it (cut at
+    /// column and row 0 where the union does not pass them), unless that is over 4 times as large: what a
+    /// turning gradient asks for in the end, so it grows once or twice, not
+    /// on many frames, each time holding old and new directions at once.
+    static func grown(_ union: IntRect, _ cx: Int64, _ cy: Int64) -> IntRect {
+        let px = Int(cx >> 8)
+        let py = Int(cy >> 8)
+        let h = max(px - union.x, union.maxX - px, py - union.y, union.maxY - py)
+        let x = max(px - h, min(union.x, 0))
+        let y = max(py - h, min(union.y, 0))
+        let square = IntRect(x: x, y: y, width: px + h - x, height: py + h - y)
+        return square.width * square.height <= 4 * union.width * union.height ? square : union
     }
 
     /// The directions of `count` pixel centres from column `x` of row `y`, into `out`.
