@@ -7,9 +7,18 @@
 //     apt-get install libcairo2-dev
 //     gcc -O2 -o /tmp/cairo-compare Scripts/cairo-compare/cairo-compare.c $(pkg-config --cflags --libs cairo) -lm
 //     /tmp/cairo-compare   # then: swift run -c release fbanim-bench
+//
+// With arguments it is the whole-process peer of `fbanim --device
+// 'sim:WxH:FORMAT?clock=virtual' --fps 30 --duration D LOADER`: it draws
+// FRAMES frames (t = i/30 s from 0) of LOADER at WxH in FORMAT (xrgb8888 or
+// rgb565) and SCALE, prints nothing, and exits (Scripts/perf-compare.sh
+// times both processes):
+//
+//     /tmp/cairo-compare radar 800x480 xrgb8888 1 600
 #include <cairo.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 static double now(void){struct timespec t;clock_gettime(CLOCK_PROCESS_CPUTIME_ID,&t);return t.tv_sec+t.tv_nsec*1e-9;}
@@ -33,7 +42,18 @@ static double mix(int i,double t){if(t<0.15)return 0;double n=floor(t/0.15)-1;do
 static void rrect(cairo_t*c,double x,double y,double w,double h,double r){cairo_new_sub_path(c);cairo_arc(c,x+w-r,y+r,r,-M_PI/2,0);cairo_arc(c,x+w-r,y+h-r,r,0,M_PI/2);cairo_arc(c,x+r,y+h-r,r,M_PI/2,M_PI);cairo_arc(c,x+r,y+r,r,M_PI,1.5*M_PI);cairo_close_path(c);}
 static void spinner(cairo_t*c,double t){for(int i=0;i<12;i++){double m=mix(i,t);cairo_save(c);cairo_rotate(c,M_PI/6*i);double s=1-0.5*m;cairo_scale(c,s,s);cairo_translate(c,40-30*m,70-70*m);
  rrect(c,-10,-25,20,50,10);cairo_set_line_width(c,8);double r=142 + m*(255-142),g=142 + m*(255-142),b=147 + m*(255-147);cairo_set_source_rgb(c,r/255,g/255,b/255);cairo_stroke(c);cairo_restore(c);}}
-int main(void){const char*names[4]={"ring","radar","spinner","orbit"};void(*f[4])(cairo_t*,double)={ring,radar,spinner,orbit};double cyc[4]={30.5,3,1.8,10};
+static int whole(int argc,char**argv,const char*names[4],void(*f[4])(cairo_t*,double)){int l=-1,w=0,h=0;
+ if(argc!=6){fprintf(stderr,"usage: cairo-compare [ring|radar|spinner|orbit WxH xrgb8888|rgb565 SCALE FRAMES]\n");return 64;}
+ for(int i=0;i<4;i++)if(!strcmp(argv[1],names[i]))l=i;
+ cairo_format_t fmt=!strcmp(argv[3],"xrgb8888")?CAIRO_FORMAT_RGB24:!strcmp(argv[3],"rgb565")?CAIRO_FORMAT_RGB16_565:CAIRO_FORMAT_INVALID;
+ double sc=atof(argv[4]);int n=atoi(argv[5]);
+ if(l<0||sscanf(argv[2],"%dx%d",&w,&h)!=2||w<1||h<1||fmt==CAIRO_FORMAT_INVALID||sc<=0||n<1){
+  fprintf(stderr,"usage: cairo-compare [ring|radar|spinner|orbit WxH xrgb8888|rgb565 SCALE FRAMES]\n");return 64;}
+ cairo_surface_t*s=cairo_image_surface_create(fmt,w,h);cairo_t*c=cairo_create(s);
+ for(int i=0;i<n;i++){cairo_identity_matrix(c);cairo_set_source_rgb(c,0,0,0);cairo_paint(c);cairo_translate(c,w/2.0,h/2.0);cairo_scale(c,sc,sc);f[l](c,i/30.0);}
+ cairo_surface_flush(s);cairo_destroy(c);cairo_surface_destroy(s);return 0;}
+int main(int argc,char**argv){const char*names[4]={"ring","radar","spinner","orbit"};void(*f[4])(cairo_t*,double)={ring,radar,spinner,orbit};double cyc[4]={30.5,3,1.8,10};
+ if(argc>1)return whole(argc,argv,names,f);
  struct{int w,h;cairo_format_t fmt;double s;const char*n;}cs[2]={{320,240,CAIRO_FORMAT_RGB16_565,1,"320x240 rgb565"},{800,480,CAIRO_FORMAT_RGB24,2,"800x480 xrgb8888"}};
  for(int k=0;k<2;k++)for(int l=0;l<4;l++){cairo_surface_t*s=cairo_image_surface_create(cs[k].fmt,cs[k].w,cs[k].h);cairo_t*c=cairo_create(s);
   int n=(int)(cyc[l]*30);double t0=now();for(int i=0;i<n;i++){cairo_identity_matrix(c);cairo_set_source_rgb(c,0,0,0);cairo_paint(c);cairo_translate(c,cs[k].w/2.0,cs[k].h/2.0);cairo_scale(c,cs[k].s,cs[k].s);f[l](c,cyc[l]+i/30.0);}

@@ -25,6 +25,8 @@ public final class Rasterizer {
     private var scratchCapacity = 0
     /// The directions of pixel centres around a sweep gradient's centre.
     let directions = DirectionCache()
+    /// A sweep gradient's opacity per direction, made per gradient.
+    private lazy var sweepTable = SweepTable()
 
     public init() {}
 
@@ -261,7 +263,8 @@ public final class Rasterizer {
         _ source: Rows, _ paint: Paint, _ transform: Transform, _ surface: Surface
     ) {
         let rows = RowPainter(
-            rows: source, surface: surface, mask: mask, constant: constant, marks: marks)
+            rows: source, surface: surface, mask: mask, constant: constant, marks: marks,
+            sweepTables: paint.isSweep ? (sweepTable, tables) : nil, backdrop: backdrop)
         switch surface.format {
         case .rgb565: rows.paint(RGB565Codec.self, paint, transform, directions)
         case .bgr565: rows.paint(BGR565Codec.self, paint, transform, directions)
@@ -269,5 +272,13 @@ public final class Rasterizer {
         case .xbgr8888: rows.paint(XBGR8888Codec.self, paint, transform, directions)
         case .rgb888: rows.paint(RGB888Codec.self, paint, transform, directions)
         }
+    }
+}
+
+extension Paint {
+    /// Whether the paint is a sweep gradient.
+    fileprivate var isSweep: Bool {
+        if case .sweep = self { return true }
+        return false
     }
 }

@@ -7,6 +7,11 @@ struct RowPainter<Rows: CoverageRows> {
     let constant: UnsafeMutablePointer<UInt8>
     /// Blocks to mark where runs are painted, if any.
     let marks: PaintedBlocks?
+    /// For a sweep paint: its opacity per direction, and its colour over
+    /// the backdrop (nil for other paints, which need neither).
+    let sweepTables: (SweepTable, BlendTables)?
+    /// The colour most pixels a sweep paints hold before it (the last clear).
+    let backdrop: UInt32?
 
     func paint<C: PixelCodec>(
         _: C.Type, _ paint: Paint, _ transform: Transform, _ directions: DirectionCache
@@ -18,7 +23,11 @@ struct RowPainter<Rows: CoverageRows> {
             let sampler = SweepSampler(gradient, transform)
             directions.prepare(
                 centerX: sampler.cx, centerY: sampler.cy, covering: rows.bounds)
-            sweep(C.self, sampler, directions)
+            let (sweepTable, blendTables) = sweepTables!
+            let alphas = sweepTable.table(for: sampler)
+            let dst = backdrop ?? 0
+            let table = blendTables.table(rgb: sampler.rgb, over: dst)
+            sweep(C.self, sampler, directions, alphas, dst, table)
         }
     }
 
@@ -67,7 +76,8 @@ struct RowPainter<Rows: CoverageRows> {
     }
 
     private func sweep<C: PixelCodec>(
-        _: C.Type, _ sampler: SweepSampler, _ directions: DirectionCache
+        _: C.Type, _ sampler: SweepSampler, _ directions: DirectionCache,
+        _ alphas: UnsafePointer<UInt8>, _ dst: UInt32, _ table: UnsafePointer<UInt32>
     ) {
         let area = rows.bounds
         let runs = rows.runs
@@ -81,6 +91,16 @@ struct RowPainter<Rows: CoverageRows> {
             for i in 0..<runCount {
                 let run = runs[i]
                 let count = Int(run.count)
+                let x = area.x + Int(run.start)
+                let dirs = directions.row(y: y, x: x)
+                let nearCenter = sampler.isNearCenter(y: y)
+                if run.alpha == 255 && !nearCenter {
+                    // Wholly covered: the opacity is the table's.
+                    Spans<C>.blendSweep(
+                        row, x: x, count: count, y: y, rgb: sampler.rgb, alphas: alphas,
+                        directions: dirs, over: dst, table: table)
+                    continue
+                }
                 let coverage: UnsafePointer<UInt8>
                 if run.alpha < 0 {
                     coverage = UnsafePointer(alpha + Int(run.start))
@@ -88,18 +108,17 @@ struct RowPainter<Rows: CoverageRows> {
                     constant.update(repeating: UInt8(run.alpha), count: count)
                     coverage = UnsafePointer(constant)
                 }
-                let x = area.x + Int(run.start)
-                let dirs = directions.row(y: y, x: x)
-                if sampler.isNearCenter(y: y) {
+                if nearCenter {
                     // Rows by the centre take the 4x4-sampled path.
                     sampler.modulate(
-                        x: x, y: y, count: count, coverage: coverage, directions: dirs, into: mask)
+                        x: x, y: y, count: count, coverage: coverage, alphas: alphas,
+                        directions: dirs, into: mask)
                     Spans<C>.blendMask(
                         row, x: x, count: count, y: y, rgb: sampler.rgb, alpha: 255, mask: mask)
                 } else {
                     Spans<C>.blendSweep(
-                        row, x: x, count: count, y: y, sampler: sampler, coverage: coverage,
-                        directions: dirs)
+                        row, x: x, count: count, y: y, rgb: sampler.rgb, alphas: alphas,
+                        coverage: coverage, directions: dirs, over: dst, table: table)
                 }
             }
         }
@@ -126,24 +145,61 @@ final class DirectionCache {
         if centerX == cx && centerY == cy && rect.intersection(area) == area { return }
         // Grow to hold what was asked before too: the requests of a turning
         // gradient differ frame to frame but settle inside one square.
-        let keep = centerX == cx && centerY == cy
-        let r = keep ? rect.union(area) : area
-        if capacity < r.width * r.height {
-            values.deallocate()
+        let keep = centerX == cx && centerY == cy && !rect.isEmpty
+        let r = keep ? DirectionCache.grown(rect.union(area), centerX, centerY) : area
+        // Directions already worked out are moved, not worked out again: a
+        // turning sector's bounds grow over many frames, and each direction
+        // costs a division.
+        let old = (values: values, rect: rect)
+        let fresh: UnsafeMutablePointer<UInt16>
+        if keep || capacity < r.width * r.height {
+            fresh = .allocate(capacity: r.width * r.height)
             capacity = r.width * r.height
-            values = .allocate(capacity: capacity)
+        } else {
+            fresh = values  // a new centre: nothing to keep, the memory is enough
         }
-        rect = r
         cx = centerX
         cy = centerY
         for y in 0..<r.height {
-            let dy = (Int64(r.y + y) << 8) + 128 - cy
-            let out = values + y * r.width
-            for x in 0..<r.width {
-                let dx = (Int64(r.x + x) << 8) + 128 - cx
-                out[x] = UInt16(
-                    truncatingIfNeeded: (Angle.direction(dx: dx, dy: dy).raw &+ 0x8000) >> 16)
+            let out = fresh + y * r.width
+            let oldRow = r.y + y - old.rect.y
+            if keep && oldRow >= 0 && oldRow < old.rect.height {
+                let left = old.rect.x - r.x
+                compute(out, y: r.y + y, x: r.x, count: left)
+                (out + left).update(
+                    from: old.values + oldRow * old.rect.width, count: old.rect.width)
+                let right = left + old.rect.width
+                compute(out + right, y: r.y + y, x: r.x + right, count: r.width - right)
+            } else {
+                compute(out, y: r.y + y, x: r.x, count: r.width)
             }
+        }
+        if fresh != old.values { old.values.deallocate() }
+        values = fresh
+        rect = r
+    }
+
+    /// `union` grown to the square around the centre that holds it (cut at
+    /// column and row 0 where the union does not pass them), unless that is over 4 times as large: what a
+    /// turning gradient asks for in the end, so it grows once or twice, not
+    /// on many frames, each time holding old and new directions at once.
+    static func grown(_ union: IntRect, _ cx: Int64, _ cy: Int64) -> IntRect {
+        let px = Int(cx >> 8)
+        let py = Int(cy >> 8)
+        let h = max(px - union.x, union.maxX - px, py - union.y, union.maxY - py)
+        let x = max(px - h, min(union.x, 0))
+        let y = max(py - h, min(union.y, 0))
+        let square = IntRect(x: x, y: y, width: px + h - x, height: py + h - y)
+        return square.width * square.height <= 4 * union.width * union.height ? square : union
+    }
+
+    /// The directions of `count` pixel centres from column `x` of row `y`, into `out`.
+    private func compute(_ out: UnsafeMutablePointer<UInt16>, y: Int, x: Int, count: Int) {
+        let dy = (Int64(y) << 8) + 128 - cy
+        for i in 0..<count {
+            let dx = (Int64(x + i) << 8) + 128 - cx
+            out[i] = UInt16(
+                truncatingIfNeeded: (Angle.direction(dx: dx, dy: dy).raw &+ 0x8000) >> 16)
         }
     }
 

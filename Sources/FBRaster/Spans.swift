@@ -128,22 +128,46 @@ enum Spans<C: PixelCodec> {
     }
 
     /// A sweep gradient's colour at its opacity in each pixel's direction
-    /// times `coverage[i]`: what `SweepSampler.modulate` then `blendMask`
-    /// do, in one pass (rows away from the gradient's centre).
-    @inline(__always)
+    /// (`alphas`, a `SweepTable`, indexed by the `DirectionCache` row
+    /// `directions`) times `coverage[i]`: what `SweepSampler.modulate` then
+    /// `blendMask` do, in one pass (rows away from the gradient's centre).
+    /// Pixels that hold `dst` (the backdrop) look their colour up in `table`
+    /// (`BlendTables`), the others blend: the same bytes either way. Not
+    /// inlined: a run is long, and alone the loop keeps its values in registers.
+    @inline(never)
     static func blendSweep(
-        _ row: UnsafeMutableRawPointer, x: Int, count: Int, y: Int, sampler: SweepSampler,
-        coverage: UnsafePointer<UInt8>, directions: UnsafePointer<UInt16>
+        _ row: UnsafeMutableRawPointer, x: Int, count: Int, y: Int, rgb: UInt32,
+        alphas: UnsafePointer<UInt8>, coverage: UnsafePointer<UInt8>,
+        directions: UnsafePointer<UInt16>, over dst: UInt32, table: UnsafePointer<UInt32>
     ) {
         var p = row + x &* C.bytesPerPixel
         let cellRow = (y & 3) << 2
-        let rgb = sampler.rgb
         for i in 0..<count {
-            let a = UInt32(
-                truncatingIfNeeded: sampler.alpha(direction: UInt32(directions[i]) << 16))
-            let m = div255(a &* UInt32(coverage[i]))
+            let m = div255(UInt32(alphas[Int(directions[i])]) &* UInt32(coverage[i]))
             if m != 0 {
-                let out = m == 255 ? rgb : blendRGB(rgb, C.load(p), m)
+                let d = C.load(p)
+                let out = d == dst ? table[Int(m)] : m == 255 ? rgb : blendRGB(rgb, d, m)
+                C.store(p, out, dither: cellRow | ((x &+ i) & 3))
+            }
+            p += C.bytesPerPixel
+        }
+    }
+
+    /// `blendSweep` of wholly covered pixels: the opacity is the table's
+    /// (`div255(a * 255)` is `a`), one lookup a pixel.
+    @inline(never)
+    static func blendSweep(
+        _ row: UnsafeMutableRawPointer, x: Int, count: Int, y: Int, rgb: UInt32,
+        alphas: UnsafePointer<UInt8>, directions: UnsafePointer<UInt16>, over dst: UInt32,
+        table: UnsafePointer<UInt32>
+    ) {
+        var p = row + x &* C.bytesPerPixel
+        let cellRow = (y & 3) << 2
+        for i in 0..<count {
+            let m = UInt32(alphas[Int(directions[i])])
+            if m != 0 {
+                let d = C.load(p)
+                let out = d == dst ? table[Int(m)] : m == 255 ? rgb : blendRGB(rgb, d, m)
                 C.store(p, out, dither: cellRow | ((x &+ i) & 3))
             }
             p += C.bytesPerPixel

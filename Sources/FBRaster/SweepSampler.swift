@@ -4,6 +4,8 @@
 /// (`Angle.direction`), its offset `u` from the start, and the linear ramp at
 /// `u / sweep` (through a reciprocal, no division). Within 2 px of the centre,
 /// where the direction turns fast across one pixel, the mean of a 4x4 grid.
+/// Spans do not run this per pixel: they look the opacity up in the
+/// `SweepTable` made from it, by the pixel's kept direction (`DirectionCache`).
 struct SweepSampler {
     let cx: Int64
     let cy: Int64
@@ -52,14 +54,15 @@ struct SweepSampler {
         ((Int64(y) << 8) + 128 - cy).magnitude < 512
     }
 
-    /// `directions[i]` is the direction of pixel `x + i`'s centre in 2^-16 turn (a `DirectionCache` row).
+    /// `directions[i]` is the direction of pixel `x + i`'s centre in 2^-16
+    /// turn (a `DirectionCache` row), `alphas` this sampler's `SweepTable`.
     func modulate(
-        x: Int, y: Int, count: Int, coverage: UnsafePointer<UInt8>,
+        x: Int, y: Int, count: Int, coverage: UnsafePointer<UInt8>, alphas: UnsafePointer<UInt8>,
         directions: UnsafePointer<UInt16>, into mask: UnsafeMutablePointer<UInt8>
     ) {
         let dy = (Int64(y) << 8) + 128 - cy
         for i in 0..<count {
-            let a = UInt32(alpha(direction: UInt32(directions[i]) << 16))
+            let a = UInt32(alphas[Int(directions[i])])
             let cov = UInt32(coverage[i])
             mask[i] = UInt8(truncatingIfNeeded: div255(a * cov))
         }

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Whole-process CPU of fbanim against cairo 1.16 drawing the same frames
+# (issue 14): for each loader and case, `fbanim --device
+# 'sim:WxH:FORMAT?clock=virtual' --fps 30 --duration 20 [--scale S] LOADER`
+# (600 frames on a simulated display with a virtual clock: no sleeping) and
+# `cairo-compare LOADER WxH FORMAT S 600` (Scripts/cairo-compare), run
+# alternately RUNS times each; prints the medians of user+sys CPU (bash's
+# `time`, from getrusage) and their ratio. CPU time, not wall time, so other
+# work on the machine matters less; a figure still varies by a few percent.
+#
+#     Scripts/perf-compare.sh [RUNS] [LOADER...]     (default 3, every loader)
+#
+# Needs a release build (`swift build -c release --product fbanim`; FBANIM
+# names another binary) and libcairo2-dev, gcc and pkg-config. Not part of
+# the tests: it prints figures and judges nothing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-3}
+shift || true
+loaders=("$@")
+[ ${#loaders[@]} -gt 0 ] || loaders=(ring radar spinner orbit)
+fbanim=${FBANIM:-.build/release/fbanim}
+[ -x "$fbanim" ] || {
+    echo "perf-compare: no $fbanim: swift build -c release --product fbanim" >&2
+    exit 66
+}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# shellcheck disable=SC2046
+gcc -O2 -o "$work/cairo-compare" Scripts/cairo-compare/cairo-compare.c \
+    $(pkg-config --cflags --libs cairo) -lm
+
+# user+sys seconds of one run of "$@" (its output discarded).
+cpu() {
+    local TIMEFORMAT='%3U %3S' t
+    t=$({ time "$@" >/dev/null 2>&1; } 2>&1)
+    awk '{ printf "%.3f", $1 + $2 }' <<<"$t"
+}
+median() { tr ' ' '\n' | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+printf '%-8s %-22s %10s %10s %7s\n' loader case 'fbanim s' 'cairo s' ratio
+for size_format_scale in "800x480 xrgb8888 1" "800x480 xrgb8888 2" "320x240 rgb565 1"; do
+    read -r size format scale <<<"$size_format_scale"
+    for loader in "${loaders[@]}"; do
+        f=() c=()
+        for _ in $(seq "$runs"); do
+            f+=("$(cpu "$fbanim" --device "sim:$size:$format?clock=virtual" --fps 30 \
+                --duration 20 --scale "$scale" "$loader")")
+            c+=("$(cpu "$work/cairo-compare" "$loader" "$size" "$format" "$scale" 600)")
+        done
+        fm=$(echo "${f[*]}" | median)
+        cm=$(echo "${c[*]}" | median)
+        printf '%-8s %-22s %10s %10s %6.1fx   (fbanim %s; cairo %s)\n' "$loader" \
+            "$size $format x$scale" "$fm" "$cm" "$(awk -v a="$fm" -v b="$cm" 'BEGIN { print b / a }')" \
+            "${f[*]}" "${c[*]}"
+    done
+done
