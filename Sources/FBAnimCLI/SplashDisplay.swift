@@ -56,6 +56,12 @@ extension SplashSession {
         }
         if console == nil, !(opened is SimulatedDisplay), !(opened is TerminalDisplay) {
             console = Console.enterGraphics()
+            // Switches away are asked first, so the display is let go for
+            // the other VT and taken back on return (not where the splash
+            // cannot catch the signal: the switches then go on as before).
+            if SignalFlags.catchesVTSwitches {
+                console?.ownSwitching(signal: SignalFlags.vtSwitchSignal)
+            }
         }
         display = handOver
         redrawWhole = true
@@ -130,12 +136,15 @@ extension SplashSession {
     /// Closes the display; the console goes back to text only when asked
     /// (a display that went away keeps it in graphics for the next one).
     func closeDisplay(restoringConsole: Bool) {
+        claim.displayClosed()
         display?.close()
         display = nil
         player = nil
         if restoringConsole {
             console?.restore()
             console = nil
+            // The VT's switches are no longer the splash's: no return will be signalled.
+            claim = ScreenClaim()
         }
     }
 

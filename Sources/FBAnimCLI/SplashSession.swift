@@ -4,6 +4,7 @@ import FBDisplay
 import FBLinux
 import FBScheduler
 import FBText
+import Glibc
 
 /// A running boot splash: one display at a time (waited for, moved from
 /// when it goes or a better one comes), the control channels, the boot's
@@ -38,6 +39,12 @@ final class SplashSession {
     var wantShow = false
     var deactivated = false
     var hidden = false
+    /// The VT switched away, or DRM master taken by another program (`ScreenClaim`).
+    var claim = ScreenClaim()
+    /// `SignalFlags.vtSwitchSignal` came while frames played: handled by the main loop.
+    var vtSwitchPending = false
+    /// The display answered ENODEV between frames: closed by the main loop.
+    var displayGone = false
     /// The root moved once already (`newroot`).
     var changedRoot = false
 
@@ -99,14 +106,20 @@ final class SplashSession {
     /// no display), or the ring is full on screen, or it took too long.
     var quitIsDue: Bool {
         guard let quit else { return false }
-        if quit.retain || !showsProgress || display == nil || deactivated || hidden { return true }
+        if quit.retain || !showsProgress || display == nil || deactivated || hidden
+            || !claim.mayDraw
+        {
+            return true
+        }
         if fillStarted && lastFrameTime >= eased.settlesAt { return true }
         return monotonicNanoseconds() > quit.deadline
     }
 
     /// Whether the scheduler must stop to let the main loop act.
     var mustStopPlaying: Bool {
-        SignalFlags.stopRequested || quitIsDue || wantDeactivate || wantHide || switchRequested
+        if SignalFlags.takeVTSwitch() { vtSwitchPending = true }
+        return SignalFlags.stopRequested || quitIsDue || wantDeactivate || wantHide
+            || switchRequested || vtSwitchPending || !claim.mayDraw || displayGone
     }
 
     /// Runs until quit or a stop signal; returns the exit status.
@@ -140,6 +153,7 @@ final class SplashSession {
 
     private func mainLoop() -> Int32 {
         while true {
+            handleVTSwitch()
             if SignalFlags.stopRequested || quitIsDue { return ExitStatus.success }
             if wantShow {
                 wantShow = false
@@ -159,6 +173,9 @@ final class SplashSession {
                 }
             }
             wantReactivate = false
+            if !claim.mayDraw {
+                if waitForScreen() { continue }
+            }
             if display == nil {
                 if let status = openDisplay() { return status }
                 if display == nil {
@@ -193,6 +210,14 @@ final class SplashSession {
                     }
                     return mustStopPlaying
                 })
+        } catch let error as SystemError where display is DRMDisplay && isDenied(error) {
+            // Another program became DRM master behind the splash's back.
+            log.once(
+                "master",
+                "another program took \(display.description.name) (\(error)); waiting to take it back"
+            )
+            claim.denied(display, now: monotonicNanoseconds())
+            failed = true
         } catch {
             log("\(display.description.name) stopped working (\(error)); waiting for a display")
             closeDisplay(restoringConsole: false)
@@ -212,6 +237,11 @@ final class SplashSession {
 
     /// Does what stopped the scheduler.
     private func afterPlaying() {
+        if displayGone {
+            displayGone = false
+            log("\(display?.description.name ?? "the display") went away; waiting for a display")
+            closeDisplay(restoringConsole: false)
+        }
         if switchRequested {
             switchRequested = false
             log("moving to the display the configuration names")
@@ -235,6 +265,11 @@ final class SplashSession {
     private func reactivate() {
         wantReactivate = false
         guard deactivated else { return }
+        // On another VT: taken back when the splash's VT returns.
+        guard claim.state != .away else {
+            deactivated = false
+            return
+        }
         guard let display else {
             deactivated = false
             return
@@ -249,9 +284,87 @@ final class SplashSession {
         }
     }
 
+    /// Whether a present failed for want of DRM master (`EACCES`; `EPERM`
+    /// on some drivers), not because the device broke.
+    private func isDenied(_ error: SystemError) -> Bool {
+        error.errno == EACCES || error.errno == EPERM
+    }
+
+    /// Answers the kernel about a VT switch (`VT_PROCESS`, `Console`): on
+    /// a leave request the display is let go first, then the switch allowed;
+    /// on the return it is acknowledged and the display taken back.
+    func handleVTSwitch() {
+        let signalled = SignalFlags.takeVTSwitch() || vtSwitchPending
+        vtSwitchPending = false
+        guard signalled, let console, console.ownsSwitching else { return }
+        if claim.state == .away {
+            console.acknowledgeReturn()
+            claim.returned(
+                hasDisplay: display != nil, handedOver: deactivated || hidden,
+                now: monotonicNanoseconds())
+            log("back on the splash's VT")
+            redrawWhole = true
+        } else {
+            claim.leave(display)
+            if console.allowLeave() {
+                log("the VT is switched away: display released until it comes back")
+            } else {
+                // No switch was waiting (a stray SIGUSR2): the VT is still
+                // on screen; take the display back.
+                claim.returned(
+                    hasDisplay: display != nil, handedOver: deactivated || hidden,
+                    now: monotonicNanoseconds())
+            }
+        }
+    }
+
+    /// While the splash may not draw: takes the display back when due, else
+    /// waits (signals, channels) until the next try.
+    /// - Returns: `true` to go round the main loop again.
+    private func waitForScreen() -> Bool {
+        let now = monotonicNanoseconds()
+        if let display, display.isGone {
+            log("\(display.description.name) went away; waiting for a display")
+            closeDisplay(restoringConsole: false)
+        }
+        if claim.state == .waitingForDisplay, display == nil { claim.displayClosed() }
+        switch claim.retry(display, now: now) {
+        case true?:
+            redrawWhole = true
+            log.reset("master")
+            log("took \(display?.description.name ?? "the display") back")
+            return false
+        case false?:
+            log.once(
+                "master-wait",
+                "another program holds \(display?.description.name ?? "the display"); "
+                    + "asking again once a second")
+        case nil: break
+        }
+        let next = claim.state == .away ? now + 1_000_000_000 : max(claim.nextTry, now + 1_000_000)
+        loop.wait(until: next)
+        return true
+    }
+
     /// Runs about twice a second while frames wait: the console, a better display.
     private func tick() -> Bool {
-        if let console, console.reassertGraphics() {
+        console?.reassertSwitching()
+        // A still picture presents nothing, so a failed present cannot
+        // tell: the device answers ENODEV, or the CRTC shows another
+        // program's framebuffer.
+        if let display, display.isGone {
+            displayGone = true
+            return true
+        }
+        if claim.mayDraw, !deactivated, !hidden, let display, display.screenTaken {
+            log.once(
+                "master",
+                "another program took \(display.description.name) (its picture is on the screen); "
+                    + "waiting to take it back")
+            claim.denied(display, now: monotonicNanoseconds())
+            return true
+        }
+        if claim.mayDraw, let console, console.reassertGraphics() {
             log.once("console", "the console was switched to text mode; taking it back")
             display?.invalidateScreen()
             redrawWhole = true
