@@ -1,4 +1,6 @@
 import FBDisplay
+import FBLinux
+import Glibc
 
 /// Whether the splash may draw on its display now, apart from what it was
 /// asked on a channel (`deactivate`, `hide`), and how it gets the display
@@ -90,5 +92,71 @@ struct ScreenClaim {
     /// to take back; an `away` VT stays away.
     mutating func displayClosed() {
         if state == .waitingForDisplay { state = .drawing }
+    }
+}
+
+extension SplashSession {
+    /// Whether a present failed for want of DRM master (`EACCES`; `EPERM`
+    /// on some drivers), not because the device broke.
+    func isDenied(_ error: SystemError) -> Bool {
+        error.errno == EACCES || error.errno == EPERM
+    }
+
+    /// Answers the kernel about a VT switch (`VT_PROCESS`, `Console`): on
+    /// a leave request the display is let go first, then the switch allowed;
+    /// on the return it is acknowledged and the display taken back.
+    func handleVTSwitch() {
+        let signalled = SignalFlags.takeVTSwitch() || vtSwitchPending
+        vtSwitchPending = false
+        guard signalled, let console, console.ownsSwitching else { return }
+        if claim.state == .away {
+            // A stray SIGUSR2 while another VT is shown: not a return.
+            guard console.isShown != false else { return }
+            console.acknowledgeReturn()
+            claim.returned(
+                hasDisplay: display != nil, handedOver: deactivated || hidden,
+                now: monotonicNanoseconds())
+            log("back on the splash's VT")
+            redrawWhole = true
+        } else {
+            claim.leave(display)
+            if console.allowLeave() {
+                log("the VT is switched away: display released until it comes back")
+            } else {
+                // No switch was waiting (a stray SIGUSR2): the VT is still
+                // on screen; take the display back.
+                claim.returned(
+                    hasDisplay: display != nil, handedOver: deactivated || hidden,
+                    now: monotonicNanoseconds())
+            }
+        }
+    }
+
+    /// While the splash may not draw: takes the display back when due, else
+    /// waits (signals, channels) until the next try.
+    /// - Returns: `true` to go round the main loop again.
+    func waitForScreen() -> Bool {
+        let now = monotonicNanoseconds()
+        if let display, display.isGone {
+            log("\(display.description.name) went away; waiting for a display")
+            closeDisplay(restoringConsole: false)
+        }
+        if claim.state == .waitingForDisplay, display == nil { claim.displayClosed() }
+        switch claim.retry(display, now: now) {
+        case true?:
+            redrawWhole = true
+            log.reset("master")
+            log("took \(display?.description.name ?? "the display") back")
+            return false
+        case false?:
+            log.once(
+                "master-wait",
+                "another program holds \(display?.description.name ?? "the display"); "
+                    + "asking again once a second")
+        case nil: break
+        }
+        let next = claim.state == .away ? now + 1_000_000_000 : max(claim.nextTry, now + 1_000_000)
+        loop.wait(until: next)
+        return true
     }
 }

@@ -48,6 +48,15 @@ extension SplashSession {
             }
         } else {
             opened = openFirstDisplay()
+            // fbdev while a DRM card is listed (its outputs not probed yet
+            // when its driver was just bound): move to the card once it
+            // has a screen connected (looked for every 2 s, tick), not at
+            // once again after a move that came back here.
+            onFramebufferFallback =
+                opened is FramebufferDisplay && !DeviceDiscovery.drmCards().isEmpty
+            if onFramebufferFallback {
+                nextLookForNamed = max(nextLookForNamed, monotonicNanoseconds() + 2_000_000_000)
+            }
         }
         guard let opened else { return waitedTooLong() }
         guard let handOver = opened as? HandOverDisplay else {
@@ -99,6 +108,14 @@ extension SplashSession {
         let why = reasons.isEmpty ? "no display device yet" : reasons.joined(separator: "; ")
         log.once("first", "waiting for a display (\(why))")
         return nil
+    }
+
+    /// Whether a DRM card has a screen connected (probed without master).
+    static func drmCardIsConnected() -> Bool {
+        DeviceDiscovery.drmCards().contains { path in
+            guard case .success(let report) = DeviceDiscovery.probeCard(path) else { return false }
+            return report.connectors.contains { $0.status == .connected && !$0.modes.isEmpty }
+        }
     }
 
     /// 66 once `--wait` has passed without a display, else `nil`.

@@ -53,6 +53,8 @@ final class SplashSession {
     var console: Console?
     var player: LoaderPlayer?
     var onFallback = false
+    /// Showing on fbdev with no device named while a DRM card is there.
+    var onFramebufferFallback = false
     /// When to look for the named display again while on the fallback.
     var nextLookForNamed: UInt64 = 0
     var switchRequested = false
@@ -244,7 +246,10 @@ final class SplashSession {
         }
         if switchRequested {
             switchRequested = false
-            log("moving to the display the configuration names")
+            log(
+                onFramebufferFallback
+                    ? "a DRM display has a screen connected: moving to it"
+                    : "moving to the display the configuration names")
             closeDisplay(restoringConsole: false)
         }
         if wantDeactivate {
@@ -284,68 +289,6 @@ final class SplashSession {
         }
     }
 
-    /// Whether a present failed for want of DRM master (`EACCES`; `EPERM`
-    /// on some drivers), not because the device broke.
-    private func isDenied(_ error: SystemError) -> Bool {
-        error.errno == EACCES || error.errno == EPERM
-    }
-
-    /// Answers the kernel about a VT switch (`VT_PROCESS`, `Console`): on
-    /// a leave request the display is let go first, then the switch allowed;
-    /// on the return it is acknowledged and the display taken back.
-    func handleVTSwitch() {
-        let signalled = SignalFlags.takeVTSwitch() || vtSwitchPending
-        vtSwitchPending = false
-        guard signalled, let console, console.ownsSwitching else { return }
-        if claim.state == .away {
-            console.acknowledgeReturn()
-            claim.returned(
-                hasDisplay: display != nil, handedOver: deactivated || hidden,
-                now: monotonicNanoseconds())
-            log("back on the splash's VT")
-            redrawWhole = true
-        } else {
-            claim.leave(display)
-            if console.allowLeave() {
-                log("the VT is switched away: display released until it comes back")
-            } else {
-                // No switch was waiting (a stray SIGUSR2): the VT is still
-                // on screen; take the display back.
-                claim.returned(
-                    hasDisplay: display != nil, handedOver: deactivated || hidden,
-                    now: monotonicNanoseconds())
-            }
-        }
-    }
-
-    /// While the splash may not draw: takes the display back when due, else
-    /// waits (signals, channels) until the next try.
-    /// - Returns: `true` to go round the main loop again.
-    private func waitForScreen() -> Bool {
-        let now = monotonicNanoseconds()
-        if let display, display.isGone {
-            log("\(display.description.name) went away; waiting for a display")
-            closeDisplay(restoringConsole: false)
-        }
-        if claim.state == .waitingForDisplay, display == nil { claim.displayClosed() }
-        switch claim.retry(display, now: now) {
-        case true?:
-            redrawWhole = true
-            log.reset("master")
-            log("took \(display?.description.name ?? "the display") back")
-            return false
-        case false?:
-            log.once(
-                "master-wait",
-                "another program holds \(display?.description.name ?? "the display"); "
-                    + "asking again once a second")
-        case nil: break
-        }
-        let next = claim.state == .away ? now + 1_000_000_000 : max(claim.nextTry, now + 1_000_000)
-        loop.wait(until: next)
-        return true
-    }
-
     /// Runs about twice a second while frames wait: the console, a better display.
     private func tick() -> Bool {
         console?.reassertSwitching()
@@ -373,6 +316,15 @@ final class SplashSession {
         // The named display is looked for every 2 s (probing cards costs),
         // and 10 s after a move to it failed.
         let now = monotonicNanoseconds()
+        if onFramebufferFallback, now >= nextLookForNamed {
+            // A failed move comes back here: the next look 10 s later.
+            nextLookForNamed = now + 10_000_000_000
+            if SplashSession.drmCardIsConnected() {
+                switchRequested = true
+                return true
+            }
+            nextLookForNamed = now + 2_000_000_000
+        }
         if onFallback, now >= nextLookForNamed, let named = request.play.device {
             nextLookForNamed = now + 2_000_000_000
             if DeviceLookup.isAvailable(named) {

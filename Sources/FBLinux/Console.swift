@@ -94,6 +94,8 @@ public final class Console {
     @discardableResult
     public func ownSwitching(signal: Int32) -> Bool {
         guard let fd else { return false }
+        // The VT on screen now is this console's (`/dev/tty0` was opened on it).
+        if number == nil { number = activeVT(fd) }
         var mode = vt_mode()
         mode.mode = CChar(fbl_VT_PROCESS)
         mode.waitv = 0
@@ -105,6 +107,23 @@ public final class Console {
         return ownsSwitching
     }
     private var switchSignal: Int32 = 0
+    /// This console's VT number (1 for tty1), once switches are owned.
+    public private(set) var number: Int?
+
+    /// Whether this console's VT is the one on screen (`VT_GETSTATE`);
+    /// `nil` when that cannot be told.
+    public var isShown: Bool? {
+        guard let fd, let number, let active = activeVT(fd) else { return nil }
+        return active == number
+    }
+
+    private func activeVT(_ fd: FileDescriptor) -> Int? {
+        var state = vt_stat()
+        guard (try? system.ioctl(fd, fbl_VT_GETSTATE, "VT_GETSTATE", &state)) != nil else {
+            return nil
+        }
+        return Int(state.v_active)
+    }
 
     /// Whether another program reset the VT to `VT_AUTO` behind this one
     /// (systemd resets a VT it starts a getty on; a `chvt` tool may too): if

@@ -104,4 +104,27 @@ import Testing
         console.restore()
         #expect(Array(mock.trace[mark...]) == ["ioctl KDSETMODE 0", "write \\e[?25h", "close 3"])
     }
+
+    /// The VT on screen when the switches are taken is this console's;
+    /// later VT_GETSTATE tells whether it is still the one shown.
+    @Test func knowsWhetherItsVTIsShown() throws {
+        let mock = MockSystemCalls()
+        mock.devices = ["/dev/tty0"]
+        var active: UInt16 = 3
+        mock.ioctlAnswers["VT_GETSTATE"] = { buffer in
+            // struct vt_stat { unsigned short v_active, v_signal, v_state; }
+            withUnsafeBytes(of: active) { buffer.copyMemory(from: $0) }
+        }
+        let console = try #require(Console.enterGraphics(system: mock))
+        #expect(console.isShown == nil)
+        #expect(console.ownSwitching(signal: SIGUSR2))
+        #expect(console.number == 3)
+        #expect(console.isShown == true)
+        active = 2
+        #expect(console.isShown == false)
+        mock.ioctlErrors["VT_GETSTATE"] = ENOTTY
+        #expect(console.isShown == nil)
+        console.restore()
+        #expect(console.isShown == nil)
+    }
 }

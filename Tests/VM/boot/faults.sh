@@ -17,7 +17,7 @@
 #           splash waits, then takes it back when fbdrm-test exits
 #   unbind  the display's driver unbound from its PCI device (the display
 #           goes away), then bound again (a new DRM device appears): the
-#           splash moves to it
+#           splash moves to it (through /dev/fb0 when that comes first)
 #
 # Leaves events (stamped with /proc/uptime), screendumps, VT states and the
 # splash's CPU ticks (/proc/PID/stat utime + stime, 1/100 s) in WORK/faults/.
@@ -113,7 +113,7 @@ dump vt-after
 # ---- unbind: the display goes away, a new one appears
 dev=$(readlink -f /sys/class/drm/card0/device)
 drv=$(readlink -f /sys/class/drm/card0/device/driver)
-shows=$(seen "showing on")
+shows=$(seen "showing on /dev/dri/")
 ev "unbind: $(basename "$dev") from $(basename "$drv")"
 echo "$(basename "$dev")" > "$drv/unbind"
 said unbind "went away" 1
@@ -121,7 +121,7 @@ ls /dev/dri > "$out/dri-unbound" 2>&1
 sleep 1
 ev "bind: $(basename "$dev") to $(basename "$drv")"
 echo "$(basename "$dev")" > "$drv/bind"
-said bind "showing on" $((shows + 1))
+said bind "showing on /dev/dri/" $((shows + 1))
 ls /dev/dri > "$out/dri-bound" 2>&1
 sleep 2
 dump rebound
