@@ -45,6 +45,14 @@ const unsigned long fbl_KDGETMODE = KDGETMODE;
 const int fbl_KD_TEXT = KD_TEXT;
 const int fbl_KD_GRAPHICS = KD_GRAPHICS;
 
+const unsigned long fbl_VT_GETMODE = VT_GETMODE;
+const unsigned long fbl_VT_SETMODE = VT_SETMODE;
+const unsigned long fbl_VT_RELDISP = VT_RELDISP;
+const unsigned long fbl_VT_GETSTATE = VT_GETSTATE;
+const int fbl_VT_AUTO = VT_AUTO;
+const int fbl_VT_PROCESS = VT_PROCESS;
+const int fbl_VT_ACKACQ = VT_ACKACQ;
+
 const uint32_t fbl_FB_ACTIVATE_VBL = FB_ACTIVATE_VBL;
 const uint32_t fbl_FB_TYPE_PACKED_PIXELS = FB_TYPE_PACKED_PIXELS;
 const uint32_t fbl_FB_VISUAL_TRUECOLOR = FB_VISUAL_TRUECOLOR;

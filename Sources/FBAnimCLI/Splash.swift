@@ -50,6 +50,7 @@ func runSplash(_ words: ArraySlice<String>) throws(CLIError) {
     let request = try SplashRequest(parsed, kernel: kernel, readFile: readConfigurationFile)
     do {
         try SignalFlags.install()
+        try SignalFlags.catchVTSwitches()
     } catch {
         throw .ioError("cannot catch signals: \(error)")
     }

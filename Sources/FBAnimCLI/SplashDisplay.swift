@@ -49,6 +49,15 @@ extension SplashSession {
             }
         } else {
             opened = openFirstDisplay()
+            // fbdev while a DRM card is listed (its outputs not probed yet
+            // when its driver was just bound): move to the card once it
+            // has a screen connected (looked for every 2 s, tick), not at
+            // once again after a move that came back here.
+            onFramebufferFallback =
+                opened is FramebufferDisplay && !DeviceDiscovery.drmCards().isEmpty
+            if onFramebufferFallback {
+                nextLookForNamed = max(nextLookForNamed, monotonicNanoseconds() + 2_000_000_000)
+            }
         }
         guard let opened else { return waitedTooLong() }
         guard let handOver = opened as? HandOverDisplay else {
@@ -57,6 +66,12 @@ extension SplashSession {
         }
         if console == nil, !(opened is SimulatedDisplay), !(opened is TerminalDisplay) {
             console = Console.enterGraphics()
+            // Switches away are asked first, so the display is let go for
+            // the other VT and taken back on return (not where the splash
+            // cannot catch the signal: the switches then go on as before).
+            if SignalFlags.catchesVTSwitches {
+                console?.ownSwitching(signal: SignalFlags.vtSwitchSignal)
+            }
         }
         display = handOver
         redrawWhole = true
@@ -96,6 +111,14 @@ extension SplashSession {
         return nil
     }
 
+    /// Whether a DRM card has a screen connected (probed without master).
+    static func drmCardIsConnected() -> Bool {
+        DeviceDiscovery.drmCards().contains { path in
+            guard case .success(let report) = DeviceDiscovery.probeCard(path) else { return false }
+            return report.connectors.contains { $0.status == .connected && !$0.modes.isEmpty }
+        }
+    }
+
     /// 66 once `--wait` has passed without a display, else `nil`.
     private func waitedTooLong() -> Int32? {
         guard let wait = request.wait else { return nil }
@@ -131,12 +154,15 @@ extension SplashSession {
     /// Closes the display; the console goes back to text only when asked
     /// (a display that went away keeps it in graphics for the next one).
     func closeDisplay(restoringConsole: Bool) {
+        claim.displayClosed()
         display?.close()
         display = nil
         player = nil
         if restoringConsole {
             console?.restore()
             console = nil
+            // The VT's switches are no longer the splash's: no return will be signalled.
+            claim = ScreenClaim()
         }
     }
 

@@ -5,6 +5,7 @@ import FBDisplay
 import FBLinux
 import FBScheduler
 import FBText
+import Glibc
 
 /// A running boot splash: one display at a time (waited for, moved from
 /// when it goes or a better one comes), the control channels, the boot's
@@ -39,6 +40,12 @@ final class SplashSession {
     var wantShow = false
     var deactivated = false
     var hidden = false
+    /// The VT switched away, or DRM master taken by another program (`ScreenClaim`).
+    var claim = ScreenClaim()
+    /// `SignalFlags.vtSwitchSignal` came while frames played: handled by the main loop.
+    var vtSwitchPending = false
+    /// The display answered ENODEV between frames: closed by the main loop.
+    var displayGone = false
     /// The root moved once already (`newroot`).
     var changedRoot = false
 
@@ -47,6 +54,8 @@ final class SplashSession {
     var console: Console?
     var player: LoaderPlayer?
     var onFallback = false
+    /// Showing on fbdev with no device named while a DRM card is there.
+    var onFramebufferFallback = false
     /// When to look for the named display again while on the fallback.
     var nextLookForNamed: UInt64 = 0
     var switchRequested = false
@@ -100,14 +109,20 @@ final class SplashSession {
     /// no display), or the ring is full on screen, or it took too long.
     var quitIsDue: Bool {
         guard let quit else { return false }
-        if quit.retain || !showsProgress || display == nil || deactivated || hidden { return true }
+        if quit.retain || !showsProgress || display == nil || deactivated || hidden
+            || !claim.mayDraw
+        {
+            return true
+        }
         if fillStarted && lastFrameTime >= eased.settlesAt { return true }
         return monotonicNanoseconds() > quit.deadline
     }
 
     /// Whether the scheduler must stop to let the main loop act.
     var mustStopPlaying: Bool {
-        SignalFlags.stopRequested || quitIsDue || wantDeactivate || wantHide || switchRequested
+        if SignalFlags.takeVTSwitch() { vtSwitchPending = true }
+        return SignalFlags.stopRequested || quitIsDue || wantDeactivate || wantHide
+            || switchRequested || vtSwitchPending || !claim.mayDraw || displayGone
     }
 
     /// Runs until quit or a stop signal; returns the exit status.
@@ -141,6 +156,7 @@ final class SplashSession {
 
     private func mainLoop() -> Int32 {
         while true {
+            handleVTSwitch()
             if SignalFlags.stopRequested || quitIsDue { return ExitStatus.success }
             if wantShow {
                 wantShow = false
@@ -160,6 +176,9 @@ final class SplashSession {
                 }
             }
             wantReactivate = false
+            if !claim.mayDraw {
+                if waitForScreen() { continue }
+            }
             if display == nil {
                 if let status = openDisplay() { return status }
                 if display == nil {
@@ -194,6 +213,14 @@ final class SplashSession {
                     }
                     return mustStopPlaying
                 })
+        } catch let error as SystemError where display is DRMDisplay && isDenied(error) {
+            // Another program became DRM master behind the splash's back.
+            log.once(
+                "master",
+                "another program took \(display.description.name) (\(error)); waiting to take it back"
+            )
+            claim.denied(display, now: monotonicNanoseconds())
+            failed = true
         } catch {
             log("\(display.description.name) stopped working (\(error)); waiting for a display")
             closeDisplay(restoringConsole: false)
@@ -213,9 +240,17 @@ final class SplashSession {
 
     /// Does what stopped the scheduler.
     private func afterPlaying() {
+        if displayGone {
+            displayGone = false
+            log("\(display?.description.name ?? "the display") went away; waiting for a display")
+            closeDisplay(restoringConsole: false)
+        }
         if switchRequested {
             switchRequested = false
-            log("moving to the display the configuration names")
+            log(
+                onFramebufferFallback
+                    ? "a DRM display has a screen connected: moving to it"
+                    : "moving to the display the configuration names")
             closeDisplay(restoringConsole: false)
         }
         if wantDeactivate {
@@ -236,6 +271,11 @@ final class SplashSession {
     private func reactivate() {
         wantReactivate = false
         guard deactivated else { return }
+        // On another VT: taken back when the splash's VT returns.
+        guard claim.state != .away else {
+            deactivated = false
+            return
+        }
         guard let display else {
             deactivated = false
             return
@@ -252,7 +292,23 @@ final class SplashSession {
 
     /// Runs about twice a second while frames wait: the console, a better display.
     private func tick() -> Bool {
-        if let console, console.reassertGraphics() {
+        console?.reassertSwitching()
+        // A still picture presents nothing, so a failed present cannot
+        // tell: the device answers ENODEV, or the CRTC shows another
+        // program's framebuffer.
+        if let display, display.isGone {
+            displayGone = true
+            return true
+        }
+        if claim.mayDraw, !deactivated, !hidden, let display, display.screenTaken {
+            log.once(
+                "master",
+                "another program took \(display.description.name) (its picture is on the screen); "
+                    + "waiting to take it back")
+            claim.denied(display, now: monotonicNanoseconds())
+            return true
+        }
+        if claim.mayDraw, let console, console.reassertGraphics() {
             log.once("console", "the console was switched to text mode; taking it back")
             display?.invalidateScreen()
             redrawWhole = true
@@ -261,6 +317,15 @@ final class SplashSession {
         // The named display is looked for every 2 s (probing cards costs),
         // and 10 s after a move to it failed.
         let now = monotonicNanoseconds()
+        if onFramebufferFallback, now >= nextLookForNamed {
+            // A failed move comes back here: the next look 10 s later.
+            nextLookForNamed = now + 10_000_000_000
+            if SplashSession.drmCardIsConnected() {
+                switchRequested = true
+                return true
+            }
+            nextLookForNamed = now + 2_000_000_000
+        }
         if onFallback, now >= nextLookForNamed, let named = request.play.device {
             nextLookForNamed = now + 2_000_000_000
             if DeviceLookup.isAvailable(named) {

@@ -31,4 +31,20 @@ public protocol HandOverDisplay: Display {
     /// The screen no longer shows the last frame (the console painted over
     /// it): the next present shows the whole picture.
     func invalidateScreen()
+    /// Whether another program's picture is on the screen this display
+    /// set up, without this display having let go: another program became
+    /// DRM master behind its back (or, once that one let go, the kernel's
+    /// console took the screen back). Cheap enough for twice a second.
+    var screenTaken: Bool { get }
+
+    /// Whether the device went away (its driver unbound, the device
+    /// unplugged) although nothing was presented to find out: a still
+    /// picture presents nothing. Cheap enough for twice a second.
+    var isGone: Bool { get }
+}
+
+extension HandOverDisplay {
+    /// Displays that cannot tell (fbdev, the simulated one) never report it.
+    public var screenTaken: Bool { false }
+    public var isGone: Bool { false }
 }

@@ -14,6 +14,8 @@ public final class Console {
     public let path: String
     private let system: SystemCalls
     private var fd: FileDescriptor?
+    /// The VT's switches are this process's (`VT_PROCESS`) until restored.
+    public private(set) var ownsSwitching = false
 
     private init(path: String, system: SystemCalls, fd: FileDescriptor) {
         self.path = path
@@ -58,6 +60,7 @@ public final class Console {
     /// Safe to call twice; failures are ignored, there is nothing else to try.
     public func restore() {
         guard let fd else { return }
+        giveBackSwitching(fd)
         self.fd = nil
         if system is LinuxSystemCalls { fbl_crash_guard_vt(-1) }
         try? system.ioctl(fd, fbl_KDSETMODE, "KDSETMODE", value: fbl_KD_TEXT)
@@ -69,9 +72,99 @@ public final class Console {
     /// lets go of it: a retained splash or a shutdown screen. Safe to call twice.
     public func leaveAsItIs() {
         guard let fd else { return }
+        giveBackSwitching(fd)
         self.fd = nil
         if system is LinuxSystemCalls { fbl_crash_guard_vt(-1) }
         system.close(fd)
+    }
+
+    // MARK: VT switches (VT_PROCESS)
+
+    /// Takes the VT's switches into this process's hands (`VT_SETMODE`
+    /// `VT_PROCESS`): a switch away sends `signal` and waits for
+    /// `allowLeave()` (the display released first), a switch back sends
+    /// `signal` again, answered by `acknowledgeReturn()`. One signal for
+    /// both, as X.org does: whether the VT is shown tells which it is.
+    /// The signal must be caught before this is called (its default action
+    /// ends the process). The kernel gives the VT back to `VT_AUTO` by
+    /// itself when this process dies (a switch then goes through), so a
+    /// killed splash never leaves the VTs unswitchable.
+    /// - Returns: whether the VT is now `VT_PROCESS` (`false` with no VT,
+    ///   or when the kernel refuses).
+    @discardableResult
+    public func ownSwitching(signal: Int32) -> Bool {
+        guard let fd else { return false }
+        // The VT on screen now is this console's (`/dev/tty0` was opened on it).
+        if number == nil { number = activeVT(fd) }
+        var mode = vt_mode()
+        mode.mode = CChar(fbl_VT_PROCESS)
+        mode.waitv = 0
+        mode.relsig = Int16(signal)
+        mode.acqsig = Int16(signal)
+        mode.frsig = 0
+        ownsSwitching = (try? system.ioctl(fd, fbl_VT_SETMODE, "VT_SETMODE", &mode)) != nil
+        switchSignal = signal
+        return ownsSwitching
+    }
+    private var switchSignal: Int32 = 0
+    /// This console's VT number (1 for tty1), once switches are owned.
+    public private(set) var number: Int?
+
+    /// Whether this console's VT is the one on screen (`VT_GETSTATE`);
+    /// `nil` when that cannot be told.
+    public var isShown: Bool? {
+        guard let fd, let number, let active = activeVT(fd) else { return nil }
+        return active == number
+    }
+
+    private func activeVT(_ fd: FileDescriptor) -> Int? {
+        var state = vt_stat()
+        guard (try? system.ioctl(fd, fbl_VT_GETSTATE, "VT_GETSTATE", &state)) != nil else {
+            return nil
+        }
+        return Int(state.v_active)
+    }
+
+    /// Whether another program reset the VT to `VT_AUTO` behind this one
+    /// (systemd resets a VT it starts a getty on; a `chvt` tool may too): if
+    /// so, `VT_PROCESS` is taken again. Runs with the console checks.
+    /// - Returns: whether it had to be taken again.
+    @discardableResult
+    public func reassertSwitching() -> Bool {
+        guard ownsSwitching, let fd else { return false }
+        var mode = vt_mode()
+        guard (try? system.ioctl(fd, fbl_VT_GETMODE, "VT_GETMODE", &mode)) != nil,
+            Int32(mode.mode) != fbl_VT_PROCESS
+        else { return false }
+        return ownSwitching(signal: switchSignal)
+    }
+
+    /// Lets a requested switch away go through (`VT_RELDISP 1`); call it
+    /// once the display is released.
+    /// - Returns: whether a switch was waiting (`EINVAL` when none was: the
+    ///   signal came from someone else, and the VT is still on screen).
+    @discardableResult
+    public func allowLeave() -> Bool {
+        guard ownsSwitching, let fd else { return false }
+        return (try? system.ioctl(fd, fbl_VT_RELDISP, "VT_RELDISP", value: 1)) != nil
+    }
+
+    /// Answers the switch back to this VT (`VT_RELDISP VT_ACKACQ`).
+    public func acknowledgeReturn() {
+        guard ownsSwitching, let fd else { return }
+        try? system.ioctl(fd, fbl_VT_RELDISP, "VT_RELDISP", value: fbl_VT_ACKACQ)
+    }
+
+    /// Back to `VT_AUTO` (switches go through without asking). A switch
+    /// away still waiting for an answer is let through first: `VT_SETMODE`
+    /// would cancel it, and whoever asked (`chvt`) would wait forever.
+    private func giveBackSwitching(_ fd: FileDescriptor) {
+        guard ownsSwitching else { return }
+        ownsSwitching = false
+        try? system.ioctl(fd, fbl_VT_RELDISP, "VT_RELDISP", value: 1)
+        var mode = vt_mode()
+        mode.mode = CChar(fbl_VT_AUTO)
+        try? system.ioctl(fd, fbl_VT_SETMODE, "VT_SETMODE", &mode)
     }
 
     /// Switches the VT back to graphics mode if something put it in text

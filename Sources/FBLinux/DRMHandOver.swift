@@ -87,6 +87,35 @@ extension DRMDisplay: HandOverDisplay {
         card.teardown()
     }
 
+    /// Whether a CRTC this display has set scans out a framebuffer that is
+    /// not one of its own (or none) while no new mode set is due:
+    /// `drmModeGetCrtc`, which needs no master. Only a master can change a
+    /// CRTC, so this display has lost master (taken behind its back; the
+    /// kernel restores its console's framebuffer when the last master goes).
+    public var screenTaken: Bool {
+        guard !isClosed else { return false }
+        return card.outputs.contains { output in
+            guard output.crtcSet, !output.needsModeset,
+                let state = try? card.kms.crtc(card.fd, output.crtc)
+            else { return false }
+            guard let shown = state.framebuffer else { return true }
+            return !output.buffers.contains { $0.framebuffer == shown }
+        }
+    }
+
+    /// Whether the device answers `ENODEV` (`drmModeGetCrtc`): its driver
+    /// was unbound or the device unplugged; the descriptor stays valid but
+    /// nothing will show through it again.
+    public var isGone: Bool {
+        guard !isClosed, let output = card.outputs.first else { return false }
+        do throws(SystemError) {
+            _ = try card.kms.crtc(card.fd, output.crtc)
+            return false
+        } catch {
+            return error.errno == ENODEV
+        }
+    }
+
     /// Sets each CRTC again with the next frame (whatever changed the
     /// screen, the picture comes back whole).
     public func invalidateScreen() {

@@ -43,6 +43,27 @@ public enum SignalFlags {
     /// Whether SIGUSR1 arrived since the last call.
     public static func takeStatsRequest() -> Bool { fbl_signal_take(SIGUSR1) == 1 }
 
+    /// The signal the kernel sends a splash that owns its VT's switches
+    /// (`Console.ownSwitching`): a switch away is asked for, or the VT is back.
+    public static let vtSwitchSignal = SIGUSR2
+
+    /// Catches `vtSwitchSignal` (the splash only: elsewhere SIGUSR2 keeps
+    /// its default action). Must run before the VT is put in `VT_PROCESS`.
+    public static func catchVTSwitches() throws(SystemError) {
+        _ = try systemCall("sigaction") { fbl_signal_catch(vtSwitchSignal) }
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, vtSwitchSignal)
+        let rc = pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        if rc != 0 { throw SystemError(errno: rc, call: "pthread_sigmask") }
+        catchesVTSwitches = true
+    }
+    /// `catchVTSwitches()` ran.
+    nonisolated(unsafe) public private(set) static var catchesVTSwitches = false
+
+    /// Whether `vtSwitchSignal` arrived since the last call.
+    public static func takeVTSwitch() -> Bool { fbl_signal_take(vtSwitchSignal) == 1 }
+
     /// Whether SIGWINCH arrived since the last call.
     public static func takeResize() -> Bool { fbl_signal_take(SIGWINCH) == 1 }
 }

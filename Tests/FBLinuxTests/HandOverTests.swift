@@ -425,4 +425,50 @@ import Testing
         #expect(Console.mode(system: mock) == nil)
         #expect(mock.trace.filter { $0.hasPrefix("close") }.count == 3)
     }
+
+    // MARK: master taken behind the display's back
+
+    /// Another program's framebuffer (or none) on a CRTC this display set:
+    /// taken. Not before the first frame, not while a mode set is due
+    /// (after reactivate), never after close; asked with GetCrtc only.
+    @Test func anotherProgramsPictureOnTheCRTCIsNoticed() throws {
+        let (kms, display) = try Self.flipping()
+        #expect(!display.screenTaken)
+        try Self.present(display, frames: 2)
+        var mark = kms.system.trace.count
+        #expect(!display.screenTaken)
+        #expect(kms.system.calls(since: mark) == ["drmModeGetCrtc 40"])
+        let crtc = CRTCID(rawValue: 40)!
+        kms.crtcStates[crtc]?.framebuffer = FramebufferID(rawValue: 999)
+        #expect(display.screenTaken)
+        kms.crtcStates[crtc]?.framebuffer = nil
+        #expect(display.screenTaken)
+        // Taken back: the next frame sets the CRTC; until then nothing is asked.
+        display.deactivate()
+        try display.reactivate()
+        mark = kms.system.trace.count
+        #expect(!display.screenTaken)
+        #expect(kms.system.calls(since: mark).isEmpty)
+        try Self.present(display, frames: 1)
+        #expect(!display.screenTaken)
+        display.close()
+        #expect(!display.screenTaken)
+    }
+
+    /// A device whose driver went away answers ENODEV: gone. Other errors
+    /// (a busy device) and a closed display are not.
+    @Test func aDeviceAnsweringENODEVIsGone() throws {
+        let (kms, display) = try Self.flipping()
+        try Self.present(display, frames: 1)
+        #expect(!display.isGone)
+        kms.errors["drmModeGetCrtc"] = EBUSY
+        #expect(!display.isGone)
+        kms.errors["drmModeGetCrtc"] = ENODEV
+        #expect(display.isGone)
+        #expect(!display.screenTaken)
+        kms.errors["drmModeGetCrtc"] = nil
+        display.close()
+        kms.errors["drmModeGetCrtc"] = ENODEV
+        #expect(!display.isGone)
+    }
 }

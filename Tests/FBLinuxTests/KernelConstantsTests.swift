@@ -64,6 +64,13 @@ import Testing
         #expect(fbl_KDGETMODE == 0x4B3B)
         #expect(fbl_KD_TEXT == 0)
         #expect(fbl_KD_GRAPHICS == 1)
+        #expect(fbl_VT_GETMODE == 0x5601)
+        #expect(fbl_VT_SETMODE == 0x5602)
+        #expect(fbl_VT_GETSTATE == 0x5603)
+        #expect(fbl_VT_RELDISP == 0x5605)
+        #expect(fbl_VT_AUTO == 0)
+        #expect(fbl_VT_PROCESS == 1)
+        #expect(fbl_VT_ACKACQ == 2)
     }
 
     /// asm-generic/ioctls.h (x86, arm, arm64, riscv): a plain number from 0x5400 ('T' << 8).

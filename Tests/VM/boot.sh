@@ -4,7 +4,7 @@
 # initramfs made by mkinitramfs with the package's hook, in QEMU with the
 # harness (harness/vm-run.sh), the emulated monitor dumped while it runs.
 #
-# Five boots (bochs-drm at 480x320 in each):
+# Six boots (bochs-drm at 480x320 in each):
 #
 #   handover   (the harness's chroot, no systemd) fbanim splash driven by
 #              fbanim ctl: deactivate, a second DRM master draws (fbdrm-test,
@@ -30,7 +30,14 @@
 #   late       --late-display, the driver 6 s late: the splash waits (one
 #              line), shows when the display comes; then SIGKILL to it
 #              mid-boot: ExecStopPost gives the console back (KD_TEXT) and
-#              the boot reaches multi-user.target and the console login
+#              the boot reaches multi-user.target and the console login;
+#              the VT the dead splash held in VT_PROCESS still switches
+#   faults     as main, with faults under the splash (boot/faults.sh): a
+#              garbage fbanim.conf, /run and /var/lib/fbanim read-only to
+#              it, DRM master taken from it without deactivate, a VT switch
+#              to tty2 and back (VT_PROCESS), the display's driver unbound
+#              and bound again; each time the splash must carry on, and
+#              the boot reach its target with the console usable
 #
 # Prints `PASS name: detail` / `FAIL name: detail` per check, figures in
 # the details, and `N passed, M failed`; exits 1 on a failure. Needs root
@@ -39,7 +46,7 @@
 # installs, and mkinitramfs. Environment: FBANIM_BIN (a static fbanim;
 # default: build one as run.sh does), FBANIM_VM_DIR (another harness
 # folder), FBANIM_VM_KEEP=1 (keep the work folder: pictures, journals,
-# consoles), FBANIM_BOOT_ONLY="handover initramfs main plymouth late" (some
+# consoles), FBANIM_BOOT_ONLY="handover initramfs main plymouth late faults" (some
 # boots only). Run by Tests/VM/run.sh (FBANIM_VM_ONLY=boot: only this).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -68,7 +75,7 @@ command -v qemu-system-x86_64 > /dev/null || { fail "boot-harness: qemu-system-x
 work=$(mktemp -d "${TMPDIR:-/tmp}/fbanim-boot.XXXXXX")
 chmod 755 "$work"
 if [ "${FBANIM_VM_KEEP:-0}" = 1 ]; then echo "work folder: $work"; else trap 'rm -rf "$work"' EXIT; fi
-only=" ${FBANIM_BOOT_ONLY:-handover initramfs main plymouth late} "
+only=" ${FBANIM_BOOT_ONLY:-handover initramfs main plymouth late faults} "
 want() { [[ $only == *" $1 "* ]]; }
 
 # ---------------------------------------------------------------- the parts
@@ -94,8 +101,9 @@ fi
 # shellcheck disable=SC2046 # pkg-config's words, split on purpose
 gcc -O2 -o "$work/kdmode" "$here/kdmode.c" &&
     gcc -O2 -Wall -o "$work/dumploop" "$bt/dumploop.c" &&
-    gcc -O2 -o "$work/fbdrm-test" "$vm/fbdrm-test.c" $(pkg-config --cflags --libs libdrm) || {
-    fail "boot-helpers: cannot compile kdmode.c, dumploop.c, fbdrm-test.c"
+    gcc -O2 -o "$work/fbdrm-test" "$vm/fbdrm-test.c" $(pkg-config --cflags --libs libdrm) &&
+    gcc -O2 -Wall -o "$work/steal-master" "$bt/steal-master.c" $(pkg-config --cflags --libs libdrm) || {
+    fail "boot-helpers: cannot compile kdmode.c, dumploop.c, fbdrm-test.c, steal-master.c"
     finish
 }
 judge() { python3 "$bt/judge.py" "$@"; }
@@ -131,7 +139,7 @@ cmdline="splash quiet vt.global_cursor_default=0 consoleblank=0 logo.nologo"
 
 # The package installed with dpkg into an overlay of / on the host: what it
 # changed, for the main and late boots to unpack (prepare.sh).
-if want main || want late; then
+if want main || want late || want faults; then
     "$bt/install-snapshot.sh" "$deb" "$work/installed.tar" > "$work/install-snapshot.log" 2>&1 ||
         fail "boot-install-snapshot: dpkg -i in an overlay of / ($(tail -n 3 "$work/install-snapshot.log" | tr '\n' ' '))"
 fi
@@ -184,6 +192,10 @@ if want handover; then
     check handover-fb-console "fbdev: VT switched to KD_TEXT behind the splash: $(head -n 1 "$o/fb-console.taken-back" 2> /dev/null) again after $ms ms (want graphics within 1000 ms), then $(kind "$o/fb-console-after.ppm") on screen (before: $(kind "$o/fb-console-before.ppm")); ctl quit: exit $(cat "$o/fb-console.rc" 2> /dev/null), VT $(cat "$o/fb-console.kd-after" 2> /dev/null)" \
         eval 'head -n 1 "$o/fb-console.taken-back" | grep -qx graphics && [ "${ms:-99999}" -le 1000 ] &&
               [ "$(kind "$o/fb-console-after.ppm")" = ring ] && ctls fb-console-quit fb-console && is "$o/fb-console.kd-after" text'
+
+    check handover-run-full "/run full for the splash ($(grep -m1 boottest-full "$o/run-full.err" 2> /dev/null | awk '{ print "inodes " $2 " used " $3 " free " $4 }')): '$(grep -F 'psplash' "$o/run-full.err" 2> /dev/null | head -n 1 | cut -c 1-160)' ($(grep -c -F 'psplash' "$o/run-full.err" 2> /dev/null) line), $(kind "$o/run-full.ppm") on screen (want ring); ctl quit $(cat "$o/run-full-quit.rc" 2> /dev/null), exit $(cat "$o/run-full.rc" 2> /dev/null), VT $(cat "$o/run-full.kd-after" 2> /dev/null)" \
+        eval '[ "$(grep -c -F "no psplash FIFO" "$o/run-full.err")" = 1 ] && grep -q "No space left" "$o/run-full.err" &&
+              [ "$(kind "$o/run-full.ppm")" = ring ] && ctls run-full-quit run-full && is "$o/run-full.kd-after" text'
 fi
 
 # ------------------------------------------------------------- initramfs
@@ -348,6 +360,53 @@ if want late; then
     check sigkill-boot-goes-on "the boot after it: $(cat "$o/state" 2> /dev/null) (status $rc, $(boot_time "$t0")), multi-user.target and getty@tty1: $(tr '\n' ' ' < "$o/active" 2> /dev/null); failed: '$(tr '\n' ' ' < "$o/failed" 2> /dev/null)' (want only the killed splash); login screen: $(kind "$o/login.ppm"), VT $(cat "$o/kd-login" 2> /dev/null)" \
         eval '[ $rc = 0 ] && [ "$(tr "\n" " " < "$o/active")" = "active active " ] &&
               [ "$(awk "{ print \$1 }" "$o/failed")" = fbanim-splash.service ] && [ "$(kind "$o/login.ppm")" = console ] && is "$o/kd-login" text'
+    check sigkill-vt-switches "the splash owned its VT's switches ($(cat "$o/vt-before-kill" 2> /dev/null), want VT_PROCESS) and was SIGKILLed: kdmode --chvt 2 then 1 (VT_ACTIVATE, VT_WAITACTIVE, 20 s at most): '$(tr '\n' ' ' < "$o/chvt2" 2> /dev/null)' then '$(tr '\n' ' ' < "$o/chvt1" 2> /dev/null)' (want tty2 shown, then tty1: the kernel gave the dead owner's VT back to VT_AUTO)" \
+        eval 'is "$o/vt-before-kill" "vt 1 process" && [ "$(tail -n 1 "$o/chvt2")" = "vt 2 auto" ] && [ "$(tail -n 1 "$o/chvt1")" = "vt 1 auto" ]'
+fi
+
+# ------------------------------------------------------------- faults under the splash
+if want faults; then
+    o=$work/faults
+    t0=$(now_ms)
+    # A longer limit than the other boots: the faults take ~1 min of VM
+    # time on top of the boot (more on a loaded machine).
+    systemd_boot faults --timeout 600 --env BOOTTEST_INSTALLED="$work/installed.tar" --append "$cmdline plymouth.enable=0"
+    rc=$?
+    j=$o/splash.journal
+    sj() { grep -F -- "$1" "$j" 2> /dev/null; } # the splash's log lines holding TEXT
+    ev() { grep -F -m1 -- "$1" "$o/events" 2> /dev/null | cut -d' ' -f1; }
+    span() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "") print "?"; else printf "%.1f", b - a }'; }
+    check faults-boot "systemd boot with the faults below: $(cat "$o/state" 2> /dev/null), $(head -n 1 "$o/analyze" 2> /dev/null) ($(boot_time "$t0"), status $rc); fault steps: $(awk '{ printf "%s%s", (NR > 1 ? " | " : ""), $0 }' "$o/events" 2> /dev/null | cut -c 1-900)" \
+        eval '[ $rc = 0 ] && is "$o/state" running && grep -q " done$" "$o/events"'
+    check faults-conf-garbage "/etc/fbanim/fbanim.conf of garbage: $(sj fbanim.conf | wc -l) log line(s) about it: '$(sj fbanim.conf | head -n 1 | cut -c 1-200)'; the default ring on screen: $(kind "$o/start.ppm") (want ring)" \
+        eval '[ "$(sj fbanim.conf | wc -l)" = 1 ] && sj fbanim.conf | grep -q "file ignored" && [ "$(kind "$o/start.ppm")" = ring ]'
+    check faults-run-readonly "/run read-only to the splash: '$(sj 'psplash FIFO' | head -n 1 | cut -c 1-200)'; /run/psplash_fifo: '$(cat "$o/fifo" 2> /dev/null | cut -c 1-80)'; READY=1 all the same (Result=$(val "$o/fbanim-splash.show" Result))" \
+        eval '[ "$(sj "no psplash FIFO" | wc -l)" = 1 ] && sj "no psplash FIFO" | grep -q "going on" && grep -q "No such file" "$o/fifo" &&
+              [ "$(val "$o/fbanim-splash.show" Result)" = success ] && [ -n "$(val "$o/fbanim-splash.show" ActiveEnterTimestampMonotonic)" ]'
+    check faults-state-readonly "/var/lib/fbanim read-only to the splash: '$(sj 'cannot keep' | head -n 1 | cut -c 1-200)'; the history after: $(tr '\n' ' ' < "$o/history" 2> /dev/null) (want prepare.sh's, units 30)" \
+        eval 'sj "cannot keep the boot" | grep -q "guesses again" && grep -qx "units 30" "$o/history"'
+    t_steal=$(ev "steal: master taken") t_exit=$(ev "steal: steal-master exited") t_back=$(ev "steal: the splash says 'back'")
+    check faults-master-stolen "DRM master taken behind the splash's back ($(head -n 1 "$o/steal.out" 2> /dev/null)), its picture held 8 s: $(kind "$o/steal-held.ppm") on screen (want split), exit $(cat "$o/steal.rc" 2> /dev/null); the splash: '$(sj 'another program took' | head -n 1 | sed 's/.*fbanim: //' | cut -c 1-160)'; its CPU while held: $(cat "$o/cpu-stolen" 2> /dev/null) ticks of 1/100 s in $(span "$t_steal" "$t_exit") s (while drawing: $(cat "$o/cpu-drawing" 2> /dev/null) in 4 s); 'took ... back' seen $(span "$t_exit" "$t_back") s after steal-master ended; then $(kind "$o/steal-after.ppm") (want ring); same process throughout: $(val "$o/splash-end.show" NRestarts) restarts" \
+        eval 'grep -q "dropped master" "$o/steal.out" && grep -q READY "$o/steal.out" && [ "$(kind "$o/steal-held.ppm")" = split ] && is "$o/steal.rc" 0 &&
+              [ -n "$(sj "another program took")" ] && [ "$(kind "$o/steal-after.ppm")" = ring ] &&
+              [ "$(cat "$o/cpu-stolen")" -lt 100 ] && [ -n "$t_back" ]'
+    t_chvt=$(ev "vt: chvt 1") t_vexit=$(ev "vt: fbdrm-test exited") t_vback=$(ev "vt: the splash says 'back'")
+    check faults-vt-switch "splash's VT: $(tail -n 1 "$o/vt-start" 2> /dev/null) (want VT_PROCESS); chvt 2: '$(tr '\n' ' ' < "$o/vt-away" 2> /dev/null)' (want shown, text, auto) '$(sj 'switched away' | head -n 1 | sed 's/.*fbanim: //' | cut -c 1-100)', $(kind "$o/vt-away.ppm") on screen; fbdrm-test on tty2: $(kind "$o/vt-second.ppm"); chvt 1 while it holds the display: '$(tr '\n' ' ' < "$o/vt-back" 2> /dev/null)', $(kind "$o/vt-back-held.ppm") on screen, the splash's CPU while waiting: $(cat "$o/cpu-vt-held" 2> /dev/null) ticks in $(span "$t_chvt" "$t_vexit") s; 'took ... back' $(span "$t_vexit" "$t_vback") s after fbdrm-test ended; then $(kind "$o/vt-after.ppm") (want ring), $(tr '\n' ' ' < "$o/vt-after" 2> /dev/null)" \
+        eval 'is "$o/vt-start" "graphics
+vt 1 process" && [ "$(tail -n 1 "$o/vt-away")" = "vt 2 auto" ] && [ "$(kind "$o/vt-second.ppm")" = split ] &&
+              [ "$(tail -n 1 "$o/vt-back")" = "vt 1 process" ] && [ -n "$(sj "switched away")" ] && [ -n "$(sj "back on the splash")" ] &&
+              [ "$(kind "$o/vt-after.ppm")" = ring ] && is "$o/vt-after" "graphics
+vt 1 process" && [ "$(cat "$o/cpu-vt-held")" -lt 100 ] && [ -n "$t_vback" ]'
+    t_unbind=$(ev "unbind: 0") t_gone=$(ev "unbind: the splash says") t_bind=$(ev " bind: 0") t_shows=$(ev " bind: the splash says")
+    check faults-display-rebound "the display's driver unbound (a still ring on screen: nothing presented): '$(sj 'went away' | head -n 1 | sed 's/.*fbanim: //' | cut -c 1-140)' seen $(span "$t_unbind" "$t_gone") s after (/dev/dri then: $(tr '\n' ' ' < "$o/dri-unbound" 2> /dev/null)); bound again (/dev/dri: $(tr '\n' ' ' < "$o/dri-bound" 2> /dev/null)): '$(sj 'showing on' | tail -n 1 | sed 's/.*fbanim: //')' seen $(span "$t_bind" "$t_shows") s after the bind (all it said after the unbind: $(sed -n '/went away/,$p' "$j" 2> /dev/null | grep -F 'fbanim: ' | sed 's/.*fbanim: //' | cut -c 1-80 | tr '\n' '|')); then $(kind "$o/rebound.ppm") (want ring), $(tr '\n' ' ' < "$o/vt-end" 2> /dev/null)" \
+        eval '[ -n "$t_gone" ] && [ -n "$t_shows" ] && [ "$(sj "showing on /dev/dri/" | wc -l)" -ge 2 ] && [ "$(kind "$o/rebound.ppm")" = ring ] &&
+              is "$o/vt-end" "graphics
+vt 1 process"'
+    check faults-login-console "after the boot: fbanim-quit $(val "$o/fbanim-quit.show" Result), $(kind "$o/login.ppm") on screen (want console: the login prompt), VT $(cat "$o/kd-login" 2> /dev/null) (want text), $(tail -n 1 "$o/vt-login" 2> /dev/null) (want VT_AUTO again); multi-user.target and getty@tty1: $(tr '\n' ' ' < "$o/active" 2> /dev/null)" \
+        eval '[ "$(kind "$o/login.ppm")" = console ] && is "$o/kd-login" text && [ "$(tail -n 1 "$o/vt-login")" = "vt 1 auto" ] &&
+              [ "$(tr "\n" " " < "$o/active")" = "active active " ]'
+    check faults-no-failed-units "systemctl --failed: '$(tr '\n' ' ' < "$o/failed" 2> /dev/null)'" \
+        eval '[ -f "$o/failed" ] && [ ! -s "$o/failed" ]'
 fi
 
 finish

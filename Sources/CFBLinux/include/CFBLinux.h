@@ -12,6 +12,7 @@
 // (FB_TYPE_PACKED_PIXELS, FB_ACTIVATE_VBL...) import from these as they are.
 #include <linux/fb.h>
 #include <linux/kd.h>
+#include <linux/vt.h>
 
 // DRM fourccs (drm_fourcc.h), one per pixel format fbanim draws.
 extern const uint32_t fbl_DRM_FORMAT_RGB565;
@@ -46,6 +47,16 @@ extern const unsigned long fbl_KDSETMODE;
 extern const unsigned long fbl_KDGETMODE;
 extern const int fbl_KD_TEXT;
 extern const int fbl_KD_GRAPHICS;
+
+// VT switching ioctls (linux/vt.h): a process that owns its VT's switches
+// (VT_PROCESS) is signalled and answers with VT_RELDISP.
+extern const unsigned long fbl_VT_GETMODE;
+extern const unsigned long fbl_VT_SETMODE;
+extern const unsigned long fbl_VT_RELDISP;
+extern const unsigned long fbl_VT_GETSTATE;
+extern const int fbl_VT_AUTO;
+extern const int fbl_VT_PROCESS;
+extern const int fbl_VT_ACKACQ;
 
 // fbdev constants for panning (linux/fb.h).
 extern const uint32_t fbl_FB_ACTIVATE_VBL;

@@ -71,6 +71,14 @@ if [ "$case" = main ]; then
     step "headless splash done"
 fi
 
+if [ "$case" = faults ]; then
+    # VT_AUTO again once the splash has quit; the FIFO never made; the
+    # history as prepare.sh left it (the splash could not write it).
+    "$W/kdmode" --vt > "$out/vt-login"
+    journalctl -b --no-pager -o short-monotonic -u fbanim-splash.service > "$out/splash.journal"
+    ls -l /run/psplash_fifo > "$out/fifo" 2>&1
+fi
+
 if [ "$case" = plymouth ]; then
     # What a system that ran fbanim keeps, made by fbanim itself: the boot
     # history (written at quit, here by a short splash on a simulated

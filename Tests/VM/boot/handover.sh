@@ -21,6 +21,9 @@
 #   fb-console  splash on /dev/fb0; the VT switched to KD_TEXT from outside
 #               (kdmode --text): how long until it is KD_GRAPHICS again; a
 #               dump after
+#   run-full    splash on card0 with /run full (a tmpfs with no room and no
+#               inode left, in a mount namespace of its own): no FIFO, one
+#               line, the ring shows, ctl quit ends it
 #
 # Every step waits for a state or a file, not a fixed time, where it can
 # (process spawns cost 0.1-0.2 s under TCG, fbanim 0.5-1.5 s).
@@ -160,4 +163,18 @@ sleep 0.3
 dump fb-console-after
 ctl fb-console-quit quit
 ended fb-console
+
+# ---- run-full: /run full (no room, no inode left) for the splash: a tmpfs
+# over /run in a mount namespace of its own (unshare -m: private, nothing
+# leaks out); fbanim ctl reaches it all the same (the abstract socket)
+ev "run-full: splash with /run full"
+unshare -m sh -c 'mount -t tmpfs -o size=64k,nr_inodes=3 boottest-full /run &&
+    dd if=/dev/zero of=/run/fill bs=4k 2> /dev/null; : > /run/last; df -i /run | tail -n 1 >&2 &&
+    exec "$0" splash --device /dev/dri/card0' "$B" > "$out/run-full.out" 2> "$out/run-full.err" &
+splash=$!
+"$K" --wait-graphics 15 > "$out/run-full.kd-during"
+sleep 0.5
+dump run-full
+ctl run-full-quit quit
+ended run-full
 exit 0

@@ -8,6 +8,8 @@ W=$1
 out=$W/late
 mkdir -p "$out"
 "$W/kdmode" > "$out/kd-before-kill"
+# Who owns the VT's switches while the splash shows (VT_PROCESS: the splash).
+"$W/kdmode" --vt | tail -n 1 > "$out/vt-before-kill"
 "$VMRUN_SCREENDUMP" "$out/shown.ppm"
 pid=$(systemctl show -p MainPID --value fbanim-splash.service)
 read -r up _ < /proc/uptime
@@ -24,4 +26,10 @@ done
 "$W/kdmode" > "$out/kd-after-kill"
 echo "boottest: fbanim-splash.service is $state; VT $(cat "$out/kd-after-kill")"
 "$VMRUN_SCREENDUMP" "$out/after-kill.ppm"
+# The VT the dead splash held in VT_PROCESS must still switch: the kernel
+# finds its owner gone and gives the VT back to VT_AUTO (kdmode --chvt gives
+# up after 20 s: "timeout").
+"$W/kdmode" --chvt 2 --vt > "$out/chvt2"
+"$W/kdmode" --chvt 1 --vt > "$out/chvt1"
+echo "boottest: after the kill: chvt 2: $(tr '\n' ' ' < "$out/chvt2"), chvt 1: $(tr '\n' ' ' < "$out/chvt1")"
 systemctl show fbanim-splash.service -p ActiveState -p Result -p ExecMainCode -p ExecMainStatus > "$out/killed.show"

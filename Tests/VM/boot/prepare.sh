@@ -9,6 +9,11 @@
 #                  late      as main, with the display driver left to udev's
 #                            coldplug (boot.sh: --late-display), and a unit
 #                            that SIGKILLs the splash once it shows
+#                  faults    as main, with a garbage /etc/fbanim/fbanim.conf,
+#                            /run and /var/lib/fbanim read-only to the splash,
+#                            and a unit that, mid-boot, takes DRM master from
+#                            the splash, switches VTs and unbinds and binds
+#                            the display (faults.sh)
 #   BOOTTEST_DEB   the package (Scripts/build-deb.sh), installed with dpkg -i
 #   BOOTTEST_INSTALLED  or: install-snapshot.sh's tar of that install, unpacked
 #   BOOTTEST_WORK  the work folder (vm-run.sh --rw), with kdmode in it
@@ -85,6 +90,37 @@ ExecStop=/bin/sh $D/shutdown-dump.sh $W
 TimeoutStopSec=60
 UNIT
     systemctl add-wants sysinit.target boottest-shutdown.service
+    ;;
+faults)
+    # The history a boot leaves (as in main), in a folder the splash may
+    # read but not write.
+    mkdir -p /var/lib/fbanim
+    printf 'fbanim-boot-history 1\nunits 30\nseconds 40.0\n' > /var/lib/fbanim/boot-history
+    # A configuration file that is garbage: binary bytes among lines that
+    # look like settings (the same bytes every time).
+    printf 'loader = teapot\nfps = 5\n\377\376\000\001 = = =\n[board]\ncolor = \033[31m\n' > /etc/fbanim/fbanim.conf
+    head -c 3000 /bin/sh >> /etc/fbanim/fbanim.conf
+    # /run read-only to the splash (no FIFO, no pid file) and its history
+    # folder too (nothing learned is kept). The start bounded as in late.
+    mkdir -p /etc/systemd/system/fbanim-splash.service.d
+    printf '[Service]\nReadOnlyPaths=/run /var/lib/fbanim\nTimeoutStartSec=90\n' \
+        > /etc/systemd/system/fbanim-splash.service.d/boottest.conf
+    cat > /etc/systemd/system/boottest-faults.service << UNIT
+[Unit]
+Description=boottest: faults under the boot splash once it shows
+DefaultDependencies=no
+After=fbanim-splash.service
+[Service]
+Type=oneshot
+TimeoutStartSec=480
+Environment=VMRUN_DIR=$VMRUN_DIR VMRUN_SCREENDUMP=$VMRUN_SCREENDUMP
+ExecStart=/bin/sh $D/faults.sh $W
+UNIT
+    systemctl add-wants sysinit.target boottest-faults.service
+    for u in fbanim-quit plymouth-quit; do
+        mkdir -p "/etc/systemd/system/$u.service.d"
+        printf '[Unit]\nAfter=boottest-faults.service\n' > "/etc/systemd/system/$u.service.d/boottest.conf"
+    done
     ;;
 late)
     # SIGKILL to the splash once it is ready (its first frame is on the
