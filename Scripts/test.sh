@@ -10,6 +10,7 @@ cd "$(dirname "$0")/.."
 
 swift build --build-tests
 swift test --skip-build --parallel --num-workers 2
+[ "${FBANIM_SKIP_ARM:-0}" = 1 ] || Scripts/arm-check.sh # the pure core on ARM under QEMU, about 3 min (README, ARM)
 
 swift build -c release
 .build/release/fbanim-bench --frames 20 --check-allocations

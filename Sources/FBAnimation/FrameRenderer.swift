@@ -10,7 +10,7 @@ public final class FrameRenderer {
     public let height: Int
     public let style: LoaderStyle
 
-    var loader: any Loader
+    var loader: LoaderValue
     /// The loader when it is the ring (its progress can be driven from outside).
     let ring: RingLoader?
     let root: Transform
@@ -55,13 +55,13 @@ public final class FrameRenderer {
     /// pattern), its shapes placed like a built-in loader's.
     /// - Precondition: as `init(kind:...)`.
     public convenience init(
-        loader: any Loader, width: Int, height: Int, style: LoaderStyle = .init()
+        loader: LoaderValue, width: Int, height: Int, style: LoaderStyle = .init()
     ) {
         self.init(loader, kind: nil, width: width, height: height, style: style)
     }
 
     private init(
-        _ loader: any Loader, kind: LoaderKind?, width: Int, height: Int, style: LoaderStyle
+        _ loader: LoaderValue, kind: LoaderKind?, width: Int, height: Int, style: LoaderStyle
     ) {
         precondition(width > 0 && height > 0, "frame size must be positive")
         precondition(
@@ -72,7 +72,7 @@ public final class FrameRenderer {
         self.style = style
         self.loader = loader
         if let color = style.color { self.loader.mainColor = color }
-        ring = self.loader as? RingLoader
+        ring = ringLoader(in: self.loader)
         // The loader's centre is the frame's centre, exactly (a pixel corner
         // for an even size); the whole picture turns about it.
         root = Transform(
