@@ -3,6 +3,8 @@
 # they cost on a 1 GHz Cortex-A53 at 30 fps. A figure, never a test.
 #
 #     Scripts/arm-insns.sh [aarch64|armv7]     (default aarch64)
+#     Scripts/arm-insns.sh [aarch64|armv7] --profile LOADER WxH FORMAT SCALE
+#         where one case's steady instructions go, per function (top 15)
 #
 # Plays each loader through the frame scheduler at 30 fps on a virtual
 # clock (Tests/ARM/main.swift, `play`), damage frames into one buffer as a
@@ -25,12 +27,24 @@
 # ARCH` first when the binary is missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-arch=${1:-aarch64}
+arch=aarch64
+if [ $# -gt 0 ] && [ "$1" != --profile ]; then
+    arch=$1
+    shift
+fi
+profile=()
+if [ $# -gt 0 ]; then
+    if [ "$1" != --profile ] || [ $# -ne 5 ]; then
+        echo "usage: Scripts/arm-insns.sh [aarch64|armv7] [--profile LOADER WxH FORMAT SCALE]" >&2
+        exit 64
+    fi
+    profile=("$2" "$3" "$4" "$5")
+fi
 case "$arch" in
 aarch64) qemu=(qemu-aarch64 -cpu cortex-a53) ;;
 armv7) qemu=(qemu-arm -cpu cortex-a7) ;;
 *)
-    echo "usage: Scripts/arm-insns.sh [aarch64|armv7]" >&2
+    echo "usage: Scripts/arm-insns.sh [aarch64|armv7] [--profile LOADER WxH FORMAT SCALE]" >&2
     exit 64
     ;;
 esac
@@ -67,6 +81,48 @@ count() {
     pixels=$(sed -n 's/.* presented, \([0-9]*\) px.*/\1/p' <<<"$log")
     echo "$insns $presented $pixels"
 }
+
+if [ ${#profile[@]} -gt 0 ]; then
+    # The same two runs, counted per block; their difference per function.
+    n=$(cycle_slots "${profile[0]}")
+    if [ -z "$n" ]; then
+        echo "arm-insns: no loader ${profile[0]}" >&2
+        exit 64
+    fi
+    for k in 3 4; do
+        "${qemu[@]}" -plugin "$plugin,blocks=$out/blocks-$k.txt" "$bin" play "${profile[@]}" \
+            $((k * n)) >/dev/null 2>&1
+    done
+    "$toolchain/llvm-nm" -n --defined-only "$bin" >"$out/symbols.txt"
+    echo "arm-insns: $arch, ${profile[*]}: instructions per steady frame slot, by function"
+    python3 - "$out/symbols.txt" "$out/blocks-3.txt" "$out/blocks-4.txt" "$n" <<'PY' |
+import bisect, sys
+symbols = []
+for line in open(sys.argv[1]):
+    f = line.split()
+    if len(f) >= 3 and f[1] in "tTwW":
+        symbols.append((int(f[0], 16) & ~1, f[2]))  # bit 0: a Thumb function
+symbols.sort()
+starts = [a for a, _ in symbols]
+def per_function(path):
+    sums = {}
+    for line in open(path):
+        address, count = line.split()
+        i = bisect.bisect_right(starts, int(address, 16)) - 1
+        name = symbols[i][1] if i >= 0 else "?"
+        sums[name] = sums.get(name, 0) + int(count)
+    return sums
+a, b = per_function(sys.argv[2]), per_function(sys.argv[3])
+slots = int(sys.argv[4])
+steady = {k: b.get(k, 0) - a.get(k, 0) for k in set(a) | set(b)}
+total = sum(steady.values())
+for name, count in sorted(steady.items(), key=lambda x: -x[1])[:15]:
+    print(f"{count / slots:12.0f} {100 * count / total:5.1f}%  {name}")
+print(f"{total / slots:12.0f} 100.0%  (all)")
+PY
+        "$toolchain/swift-demangle" --simplified | cut -c1-150
+    exit 0
+fi
 
 echo "arm-insns: $arch (${qemu[*]}), instructions per steady frame slot at 30 fps (one cycle)"
 printf '%-8s %-9s %-9s %-5s %12s %6s %8s %16s %16s\n' loader size format scale \
