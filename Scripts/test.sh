@@ -10,6 +10,7 @@ cd "$(dirname "$0")/.."
 
 swift build --build-tests
 swift test --skip-build --parallel --num-workers 2
+[ "${FBANIM_SKIP_ARM:-0}" = 1 ] || Scripts/arm-check.sh # the pure core on ARM under QEMU, about 3 min (README, ARM)
 
 swift build -c release
 swift build --package-path Examples && Examples/.build/debug/pulse 'sim:160x120?clock=virtual' --frames 30 # Examples/: a user's package (docs/write-your-own-loader.md), built and played; ~3 min

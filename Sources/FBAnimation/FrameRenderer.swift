@@ -8,7 +8,7 @@ public final class FrameRenderer {
     public let style: LoaderStyle
 
     /// The loader drawn (its main colour replaced by `style.color`).
-    public private(set) var loader: any Loader
+    public private(set) var loader: LoaderValue
     let root: Transform
     /// Progress reported from outside (`-1...1`; negative: counter-clockwise),
     /// handed to the loader (`LoaderContext.progress`): the ring draws it
@@ -50,7 +50,7 @@ public final class FrameRenderer {
 
     /// A renderer of `loader` (the test pattern, say); the same as `init(_:...)`.
     public convenience init(
-        loader: any Loader, width: Int, height: Int, style: LoaderStyle = .init()
+        loader: LoaderValue, width: Int, height: Int, style: LoaderStyle = .init()
     ) {
         self.init(loader, width: width, height: height, style: style)
     }
@@ -58,7 +58,7 @@ public final class FrameRenderer {
     /// A renderer of any loader, built-in or your own, for frames of
     /// `width` x `height` pixels, its centre on the frame's centre.
     /// - Precondition: `width, height > 0`; `style.scale` finite, in `0 < scale <= 64`.
-    public init(_ loader: any Loader, width: Int, height: Int, style: LoaderStyle = .init()) {
+    public init(_ loader: LoaderValue, width: Int, height: Int, style: LoaderStyle = .init()) {
         precondition(width > 0 && height > 0, "frame size must be positive")
         precondition(
             style.scale.isFinite && style.scale > 0 && style.scale <= 64, "scale out of range")

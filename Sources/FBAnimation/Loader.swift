@@ -104,12 +104,12 @@ extension Loader {
 
 extension LoaderKind {
     /// The loader as the spec (`shared/spec/loaders.md`) defines it.
-    public func makeLoader() -> any Loader {
+    public func makeLoader() -> LoaderValue {
         switch self {
-        case .ring: RingLoader()
-        case .radar: RadarLoader()
-        case .spinner: SpinnerLoader()
-        case .orbit: OrbitLoader()
+        case .ring: loaderValue(RingLoader())
+        case .radar: loaderValue(RadarLoader())
+        case .spinner: loaderValue(SpinnerLoader())
+        case .orbit: loaderValue(OrbitLoader())
         }
     }
 }

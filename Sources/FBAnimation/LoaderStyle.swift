@@ -56,7 +56,7 @@ public func renderFrame(
 /// `width` x `height` pixels in `format`, with `progress` reported from
 /// outside (`-1...1`) and a `message` line if given.
 public func renderFrame(
-    _ loader: any Loader, width: Int, height: Int, format: PixelFormat,
+    _ loader: LoaderValue, width: Int, height: Int, format: PixelFormat,
     style: LoaderStyle = .init(), time: Double, progress: Double? = nil,
     message: MessageLine? = nil
 ) -> PixelBuffer {
