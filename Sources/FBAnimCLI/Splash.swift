@@ -56,7 +56,7 @@ func runSplash(_ words: ArraySlice<String>) throws(CLIError) {
     }
     let session = try SplashSession(request, log: log)
     let status = session.run()
-    if let format = request.play.stats, let books = session.books.last {
+    if let format = request.play.stats, let books = session.books {
         let statistics = Statistics(
             books: books, loader: request.play.loader.rawValue, device: "splash")
         switch format {

@@ -68,7 +68,9 @@ final class SplashSession {
     var readySent = false
     let bootStart: Double
     let started = monotonicNanoseconds()
-    var books: [Books] = []
+    /// The books of every stretch played so far (a hand-over or a move
+    /// ends one), added up: `--stats` at exit covers the whole run.
+    var books: Books?
 
     init(_ request: SplashRequest, log: SplashLog) throws(CLIError) {
         self.request = request
@@ -196,10 +198,16 @@ final class SplashSession {
         guard let display, let player else { return }
         let scheduler = FrameScheduler(fps: request.play.fps, clock: display.clock ?? clock)
         let limit = request.play.duration.map { UInt64(max(($0 - animationTime) * 1e9, 1)) }
+        // --frames counts the slots of the whole run, not of each stretch.
+        let slotsLeft = request.play.frames.map { $0 - (books?.slots ?? 0) }
+        if let slotsLeft, slotsLeft <= 0 {
+            if quit == nil { quit = Quit(retain: false, clients: [], deadline: 0) }
+            return
+        }
         var failed = false
         do {
             try scheduler.run(
-                player, slots: request.play.frames, duration: limit,
+                player, slots: slotsLeft, duration: limit,
                 shouldStop: { [unowned self] in
                     // Between frames too: when flips or transfers set the
                     // pace the scheduler never sleeps on the event loop.
@@ -231,7 +239,7 @@ final class SplashSession {
         }
         animationTime += Double(scheduler.books.elapsed) / 1e9
         player.timeOffset = animationTime
-        books.append(scheduler.books)
+        if books == nil { books = scheduler.books } else { books?.append(scheduler.books) }
         // --frames or --duration reached: the run is over.
         if !failed && !mustStopPlaying && quit == nil {
             quit = Quit(retain: false, clients: [], deadline: 0)

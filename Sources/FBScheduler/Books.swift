@@ -95,3 +95,33 @@ public struct DurationHistogram: Sendable {
         return maximum
     }
 }
+
+extension Books {
+    /// Adds `later`'s books, a later stretch of the same run at the same
+    /// rate (a splash's play after a hand-over or a move): slots, times
+    /// and durations add up, as if one run had booked both.
+    /// - Precondition: `later.fps == fps`.
+    public mutating func append(_ later: Books) {
+        precondition(later.fps == fps, "books of different frame rates")
+        presented += later.presented
+        unchanged += later.unchanged
+        dropped += later.dropped
+        late += later.late
+        elapsed += later.elapsed
+        frameTimes.merge(later.frameTimes)
+        drawCPUTimes.merge(later.drawCPUTimes)
+        drawCPUTotal += later.drawCPUTotal
+    }
+}
+
+extension DurationHistogram {
+    /// Adds every duration `other` recorded.
+    public mutating func merge(_ other: DurationHistogram) {
+        for (bucket, count) in other.counts.enumerated() where count > 0 {
+            counts[bucket] &+= count
+        }
+        count += other.count
+        maximum = max(maximum, other.maximum)
+        minimum = min(minimum, other.minimum)
+    }
+}

@@ -146,6 +146,25 @@ import Testing
         #expect(waiting.wait(timeout: 5).exitedCleanly, "\(waiting.stderr)")
     }
 
+    /// `--duration` and the books at exit cover the whole run, across a
+    /// hand-over (deactivate, reactivate), not only the stretch after it.
+    @Test func booksCoverTheWholeRunAcrossAHandOver() throws {
+        let h = try SplashHarness()
+        let child = try h.start([
+            "--device", "sim:160x120", "--stats", "json", "--duration", "3", "spinner",
+        ])
+        usleep(1_200_000)
+        #expect(try h.ctl(["deactivate"]).0.exitedCleanly)
+        usleep(300_000)
+        #expect(try h.ctl(["reactivate"]).0.exitedCleanly)
+        let end = child.wait(timeout: 20)
+        #expect(end.exitedCleanly, "\(end): \(child.stderr)")
+        let stats = try PlayStats(stdout: child.stdout)
+        // Three seconds of play in two stretches (the hand-over's time is not play).
+        #expect(try abs(stats.duration - 3) < 0.1, "\(stats)")
+        #expect(try abs(stats.presented + stats.dropped - 90) <= 1, "\(stats)")
+    }
+
     /// Debian's `plymouth` client (package plymouth) talks to fbanim unchanged.
     @Test func theRealPlymouthClient() throws {
         let plymouth = "/usr/bin/plymouth"

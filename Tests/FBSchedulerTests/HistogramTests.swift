@@ -96,3 +96,38 @@ import _FBTestSupport
         #expect(abs(p50 - 9_000_000) <= 0.03 * 9_000_000)  // drawn: 1, 3, ..., 19 ms
     }
 }
+
+@Suite struct BooksAppendTests {
+    /// Two stretches of one run (a splash's play before and after a
+    /// hand-over) add up to the books one run of both would have kept.
+    @Test func twoStretchesAddUpToOneRun() throws {
+        let clock = ManualClock()
+        let first = try FrameScheduler(fps: 30, clock: clock)
+            .run(StallingPresenter(clock: clock) { _ in 5_000_000 }, slots: 45)
+        let second = try FrameScheduler(fps: 30, clock: clock)
+            .run(StallingPresenter(clock: clock) { $0 == 3 ? 90_000_000 : 9_000_000 }, slots: 15)
+        var both = first
+        both.append(second)
+        #expect(both.slots == 60 && first.slots == 45 && second.slots == 15)
+        #expect(both.presented == first.presented + second.presented)
+        #expect(both.elapsed == first.elapsed + second.elapsed && both.elapsed == 2_000_000_000)
+        #expect(both.frameTimes.count == first.frameTimes.count + second.frameTimes.count)
+        #expect(both.frameTimes.maximum == 90_000_000 && first.frameTimes.maximum == 5_000_000)
+        #expect(both.dropped == first.dropped + second.dropped && second.dropped > 0)
+        #expect(both.late == first.late + second.late)
+    }
+
+    /// Merged histograms answer percentiles as one histogram of every value.
+    @Test func mergedHistogramIsTheHistogramOfBoth() {
+        var a = DurationHistogram()
+        var b = DurationHistogram()
+        var all = DurationHistogram()
+        for v in stride(from: UInt64(1_000), to: 2_000_000, by: 7_919) {
+            if v % 3 == 0 { a.record(v) } else { b.record(v) }
+            all.record(v)
+        }
+        a.merge(b)
+        #expect(a.count == all.count && a.maximum == all.maximum && a.minimum == all.minimum)
+        for f in [0.1, 0.5, 0.9, 0.99, 1] { #expect(a.percentile(f) == all.percentile(f), "\(f)") }
+    }
+}
