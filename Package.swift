@@ -144,5 +144,11 @@ if Context.environment["FBANIM_FUZZ"] == "1" {
         .executableTarget(
             name: "profile-fuzz", dependencies: ["FBAnimCLI"], path: "Fuzz/Profile",
             exclude: ["corpus"]),
+        .executableTarget(
+            name: "device-fuzz", dependencies: ["FBDisplay", "FBRaster"], path: "Fuzz/Device",
+            exclude: ["corpus"]),
+        .executableTarget(
+            name: "argv-fuzz", dependencies: ["FBAnimCLI"], path: "Fuzz/Argv",
+            exclude: ["corpus"]),
     ]
 }
