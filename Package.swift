@@ -70,7 +70,7 @@ let package = Package(
         // shared too, 13.2 MB for one frame).
         .executableTarget(
             name: "fbanim", dependencies: ["FBAnimCLI"],
-            linkerSettings: [.unsafeFlags(["-static-executable"])]),
+            linkerSettings: staticExecutable),
         .executableTarget(
             name: "fbanim-bench",
             dependencies: [
@@ -81,7 +81,7 @@ let package = Package(
         // FBText and FreeType link into a -static-executable.
         .executableTarget(
             name: "fbtext-bench", dependencies: ["FBText", "FBRaster", "FBLinux"],
-            linkerSettings: [.unsafeFlags(["-static-executable"])]),
+            linkerSettings: staticExecutable),
         // Counts mallocs for the benchmark's allocations-per-frame figure.
         .target(name: "CAllocationCounter"),
 
@@ -112,6 +112,12 @@ let package = Package(
             dependencies: ["FBAnimCLI", "FBText", "FBRaster", "_FBTestSupport"]),
     ]
 )
+
+/// `-static-executable`, except in Scripts/sanitize.sh's build
+/// (FBANIM_SANITIZE=1): AddressSanitizer's runtime does not link statically.
+var staticExecutable: [LinkerSetting] {
+    Context.environment["FBANIM_SANITIZE"] == "1" ? [] : [.unsafeFlags(["-static-executable"])]
+}
 
 /// What libfreetype.a needs besides itself (`pkg-config --static --libs
 /// freetype2`: libpng for PNG glyphs, Brotli for WOFF2, zlib, libm) in a
