@@ -15,6 +15,27 @@ swift build -c release
 .build/release/fbanim-bench --frames 20 --check-allocations
 .build/release/fbtext-bench --runs 20
 
+# Hostile input and long runs (issue 13). Every libFuzzer target
+# (Scripts/fuzz.sh: PSF fonts, the psplash FIFO, Plymouth's protocol, the
+# kernel command line, board profiles and fbanim.conf, --device names,
+# fbanim's command line) for 15 s from its corpus: a crash, a broken
+# property or a hang fails. A longer run is `Scripts/fuzz.sh all 600`.
+# FBANIM_SKIP_FUZZ=1 skips it.
+if [ "${FBANIM_SKIP_FUZZ:-0}" != 1 ]; then
+    Scripts/fuzz.sh all "${FBANIM_FUZZ_SECONDS:-15}"
+fi
+# The test suite under AddressSanitizer (C code under UBSan too), in
+# .build/asan (Scripts/sanitize.sh). FBANIM_SKIP_SANITIZE=1 skips it.
+if [ "${FBANIM_SKIP_SANITIZE:-0}" != 1 ]; then
+    Scripts/sanitize.sh
+fi
+# Soak, short: 300000 frames of each loader on the virtual clock with the
+# message and progress changing, RSS flat after warm-up (Scripts/soak.sh;
+# the long run is its default, 10^6 frames). FBANIM_SKIP_SOAK=1 skips it.
+if [ "${FBANIM_SKIP_SOAK:-0}" != 1 ]; then
+    FBANIM_BIN=.build/release/fbanim Scripts/soak.sh 300000
+fi
+
 # The boot files and the Debian package (Tests/Packaging/run.sh): builds the
 # .deb from the release binary just built, checks it, builds an initramfs
 # with the hook, installs and purges the package in a throw-away root.
