@@ -80,7 +80,7 @@ let package = Package(
         // shared too, 13.2 MB for one frame).
         .executableTarget(
             name: "fbanim", dependencies: ["FBAnimCLI"],
-            linkerSettings: [.unsafeFlags(["-static-executable"])]),
+            linkerSettings: staticExecutable),
         .executableTarget(
             name: "fbanim-bench",
             dependencies: [
@@ -91,7 +91,7 @@ let package = Package(
         // FBText and FreeType link into a -static-executable.
         .executableTarget(
             name: "fbtext-bench", dependencies: ["FBText", "FBRaster", "FBLinux"],
-            linkerSettings: [.unsafeFlags(["-static-executable"])]),
+            linkerSettings: staticExecutable),
         // Counts mallocs for the benchmark's allocations-per-frame figure.
         .target(name: "CAllocationCounter"),
 
@@ -124,6 +124,12 @@ let package = Package(
     ]
 )
 
+/// `-static-executable`, except in Scripts/sanitize.sh's build
+/// (FBANIM_SANITIZE=1): AddressSanitizer's runtime does not link statically.
+var staticExecutable: [LinkerSetting] {
+    Context.environment["FBANIM_SANITIZE"] == "1" ? [] : [.unsafeFlags(["-static-executable"])]
+}
+
 /// What libfreetype.a needs besides itself (`pkg-config --static --libs
 /// freetype2`: libpng for PNG glyphs, Brotli for WOFF2, zlib, libm) in a
 /// `-static-executable` link. Set on FBText, so every executable that links
@@ -154,6 +160,12 @@ if Context.environment["FBANIM_FUZZ"] == "1" {
             exclude: ["corpus"]),
         .executableTarget(
             name: "profile-fuzz", dependencies: ["FBAnimCLI"], path: "Fuzz/Profile",
+            exclude: ["corpus"]),
+        .executableTarget(
+            name: "device-fuzz", dependencies: ["FBDisplay", "FBRaster"], path: "Fuzz/Device",
+            exclude: ["corpus"]),
+        .executableTarget(
+            name: "argv-fuzz", dependencies: ["FBAnimCLI"], path: "Fuzz/Argv",
             exclude: ["corpus"]),
     ]
 }

@@ -10,12 +10,50 @@ cd "$(dirname "$0")/.."
 
 swift build --build-tests
 swift test --skip-build --parallel --num-workers 2
-[ "${FBANIM_SKIP_ARM:-0}" = 1 ] || Scripts/arm-check.sh # the pure core on ARM under QEMU, about 3 min (README, ARM)
+
+# The pure core (FBRaster, FBScheduler, FBAnimation) as Embedded Swift on
+# aarch64, armv7 and armv6 under QEMU: every loader's frames in every pixel
+# format must equal the x86 build's (README, ARM). About 3 minutes.
+# FBANIM_SKIP_ARM=1 skips it.
+if [ "${FBANIM_SKIP_ARM:-0}" != 1 ]; then
+    Scripts/arm-check.sh
+fi
 
 swift build -c release
-swift build --package-path Examples && Examples/.build/debug/pulse 'sim:160x120?clock=virtual' --frames 30 # Examples/: a user's package (docs/write-your-own-loader.md), built and played; ~3 min
+# Examples/: a user's own package (docs/write-your-own-loader.md) against
+# this one, built and played on a simulated display. About 3 minutes.
+swift build --package-path Examples
+Examples/.build/debug/pulse 'sim:160x120?clock=virtual' --frames 30
 .build/release/fbanim-bench --frames 20 --check-allocations
 .build/release/fbtext-bench --runs 20
+
+# Hostile input and long runs (issue 13). Every libFuzzer target
+# (Scripts/fuzz.sh: PSF fonts, the psplash FIFO, Plymouth's protocol, the
+# kernel command line, board profiles and fbanim.conf, --device names,
+# fbanim's command line) for 15 s from its corpus: a crash, a broken
+# property or a hang fails. A longer run is `Scripts/fuzz.sh all 600`.
+# FBANIM_SKIP_FUZZ=1 skips it.
+if [ "${FBANIM_SKIP_FUZZ:-0}" != 1 ]; then
+    Scripts/fuzz.sh all "${FBANIM_FUZZ_SECONDS:-15}"
+fi
+# The test suite under AddressSanitizer (C code under UBSan too), in
+# .build/asan (Scripts/sanitize.sh). FBANIM_SKIP_SANITIZE=1 skips it.
+if [ "${FBANIM_SKIP_SANITIZE:-0}" != 1 ]; then
+    Scripts/sanitize.sh
+fi
+# Soak, short: 300000 frames of each loader on the virtual clock with the
+# message and progress changing, RSS flat after warm-up (Scripts/soak.sh;
+# the long run is its default, 10^6 frames). FBANIM_SKIP_SOAK=1 skips it.
+if [ "${FBANIM_SKIP_SOAK:-0}" != 1 ]; then
+    FBANIM_BIN=.build/release/fbanim Scripts/soak.sh 300000
+fi
+# fbanim from outside as a hostile user (Tests/Hostile): 1500 random command
+# lines and board files, 40 splashes fed garbage on every channel, from a
+# fixed seed (`Tests/Hostile/run.sh` alone draws a new one each run). About
+# 2 minutes. FBANIM_SKIP_HOSTILE=1 skips it.
+if [ "${FBANIM_SKIP_HOSTILE:-0}" != 1 ]; then
+    FBANIM_BIN=.build/release/fbanim Tests/Hostile/run.sh 1500 40 1
+fi
 
 # The boot files and the Debian package (Tests/Packaging/run.sh): builds the
 # .deb from the release binary just built, checks it, builds an initramfs

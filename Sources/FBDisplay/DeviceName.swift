@@ -32,11 +32,13 @@ public enum DeviceName: Equatable, Sendable {
         }
         // A NUL would cut the path short where the kernel reads it (a
         // different file than the one named); no device name holds control
-        // characters or line breaks.
+        // characters (C0, DEL, C1: a C1 CSI starts a terminal escape), line
+        // breaks or a byte order mark.
         guard
             !text.unicodeScalars.contains(where: {
-                $0.value < 0x20 || $0.value == 0x7F || $0.properties.isWhitespace && $0 != " "
-                    || $0 == "\u{2028}" || $0 == "\u{2029}"
+                $0.properties.generalCategory == .control
+                    || $0.properties.isWhitespace && $0 != " " || $0 == "\u{2028}"
+                    || $0 == "\u{2029}" || $0 == "\u{FEFF}"
             })
         else {
             throw ParseError(description: "device name with control characters or line breaks")
@@ -51,14 +53,17 @@ public enum DeviceName: Equatable, Sendable {
                         "bad device '\(text)': expected drm:DRIVER or drm:DRIVER:CONNECTOR, as in "
                         + "drm:vc4:HDMI-A-1")
             }
-            return .drmDriver(String(parts[0]), connector: parts.count == 2 ? String(parts[1]) : nil)
+            return .drmDriver(
+                String(parts[0]), connector: parts.count == 2 ? String(parts[1]) : nil)
         }
         if text.hasPrefix("fb:") {
             let id = text.dropFirst(3)
             // fb_fix_screeninfo.id is 16 bytes with its NUL.
             guard !id.isEmpty, id.utf8.count <= 15, !id.contains(where: { $0.isNewline }) else {
                 throw ParseError(
-                    description: "bad device '\(text)': expected fb:ID with the fbdev's id, as in fb:fb_ili9340")
+                    description:
+                        "bad device '\(text)': expected fb:ID with the fbdev's id, as in fb:fb_ili9340"
+                )
             }
             return .fbID(String(id))
         }

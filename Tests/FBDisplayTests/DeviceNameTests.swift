@@ -107,7 +107,9 @@ import Testing
     @Test func stableNames() throws {
         #expect(try DeviceName.parse("drm:vc4") == .drmDriver("vc4", connector: nil))
         #expect(try DeviceName.parse("drm:vc4:DSI-1") == .drmDriver("vc4", connector: "DSI-1"))
-        #expect(try DeviceName.parse("drm:panel-mipi-dbi") == .drmDriver("panel-mipi-dbi", connector: nil))
+        #expect(
+            try DeviceName.parse("drm:panel-mipi-dbi")
+                == .drmDriver("panel-mipi-dbi", connector: nil))
         #expect(try DeviceName.parse("fb:fb_ili9340") == .fbID("fb_ili9340"))
         #expect(try DeviceName.parse("fb:BCM2708 FB") == .fbID("BCM2708 FB"))
         #expect(
@@ -119,10 +121,34 @@ import Testing
         for bad in [
             "drm:", "drm::DSI-1", "drm:vc4:", "drm:vc4:DSI-1:x", "drm:vc/4", "fb:",
             "fb:" + String(repeating: "x", count: 16), "/dev/fb0\u{0}junk", "/dev/fb\n0",
-            "/dev/fb0\r", "/dev/\u{1B}[2J", "/dev/fb0\u{2028}", "/" + String(repeating: "a", count: 2000),
+            "/dev/fb0\r", "/dev/\u{1B}[2J", "/dev/fb0\u{2028}",
+            "/" + String(repeating: "a", count: 2000),
         ] {
             #expect(throws: DeviceName.ParseError.self, "\(bad.debugDescription)") {
                 try DeviceName.parse(bad)
+            }
+        }
+    }
+}
+
+extension DeviceNameTests {
+    /// Found by Scripts/fuzz.sh device: a C1 control (U+009B is a terminal's
+    /// CSI) or a byte order mark was taken into a name and echoed raw in the
+    /// error of an unknown one.
+    @Test(arguments: ["\u{80}", "\u{85}", "\u{9B}", "\u{9D}", "\u{FEFF}"])
+    func controlCharactersBeyondASCII(character: String) throws {
+        for text in ["/dev/fb0" + character, "Aim:800x4" + character, "sim:32x24?" + character] {
+            #expect(throws: DeviceName.ParseError.self, "\(text.debugDescription)") {
+                try DeviceName.parse(text)
+            }
+            do {
+                _ = try DeviceName.parse(text)
+            } catch {
+                #expect(
+                    !error.description.unicodeScalars.contains {
+                        $0.value >= 0x80 && $0.value < 0xA0
+                    })
+                #expect(!error.description.contains("\u{FEFF}"))
             }
         }
     }
