@@ -40,6 +40,21 @@ public struct DamageList: Sendable, Equatable {
         while rects.count > limit { mergeCheapestPair() }
     }
 
+    /// Keeps only what lies inside `bounds` (the screen): a change off the
+    /// screen is no change. Allocates nothing.
+    public mutating func clip(to bounds: IntRect) {
+        var i = 0
+        while i < rects.count {
+            let r = rects[i].intersection(bounds)
+            if r.isEmpty {
+                rects.remove(at: i)
+            } else {
+                rects[i] = r
+                i += 1
+            }
+        }
+    }
+
     public mutating func add(_ other: DamageList) {
         for r in other.rects { add(r) }
     }

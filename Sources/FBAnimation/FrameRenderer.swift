@@ -116,6 +116,9 @@ public final class FrameRenderer {
         }
         for i in ops.count..<max(ops.count, shown.count) { changed.add(shownBounds[i]) }
         if !hasShown { changed.add(screen) }
+        // Shapes may reach past the screen (a large scale, a small panel):
+        // a frame whose changes are all off the screen presents nothing.
+        changed.clip(to: screen)
         swap(&shown, &current)
         swap(&shownBounds, &currentBounds)
         hasShown = true

@@ -41,3 +41,37 @@ import Testing
         }
     }
 }
+
+/// A disc that stays on screen and one that moves far off it.
+struct OffScreenMover: Loader {
+    var mainColor = Color.white
+    func body(in context: LoaderContext) -> some LoaderContent {
+        Circle(radius: 10).fill(mainColor)
+        Circle(radius: 10).fill(mainColor).offset(x: 500 + 40 * context.time, y: 0)
+    }
+}
+
+@Suite struct OffScreenDamageTests {
+    /// Changes wholly off the screen are no change: nothing to draw or
+    /// present (the ring at 160x120, whose arc runs past the edges, showed
+    /// frames that changed no pixel).
+    @Test func changesOffTheScreenPresentNothing() {
+        let renderer = FrameRenderer(OffScreenMover(), width: 64, height: 48)
+        let buffer = PixelBuffer(width: 64, height: 48, format: .xrgb8888)
+        #expect(renderer.renderDamage(time: 0, into: buffer.surface, age: 0) != nil)
+        for frame in 1...10 {
+            let damage = renderer.renderDamage(
+                time: Double(frame) / 30, into: buffer.surface, age: 1)
+            #expect(damage == nil, "frame \(frame): \(damage?.rects ?? [])")
+        }
+    }
+
+    /// Clipping keeps what lies on the screen and drops the rest.
+    @Test func clipKeepsOnlyTheScreen() {
+        var list = DamageList()
+        list.add(IntRect(x: -10, y: -10, width: 20, height: 20))
+        list.add(IntRect(x: 200, y: 0, width: 10, height: 10))
+        list.clip(to: IntRect(x: 0, y: 0, width: 64, height: 48))
+        #expect(list.rects == [IntRect(x: 0, y: 0, width: 10, height: 10)])
+    }
+}
