@@ -50,7 +50,8 @@ package func openDisplayNamed(
     case let .simulated(options):
         return (
             SimulatedDisplay(options, systemClock: SystemClock(), work: processCPUNanoseconds),
-            false)
+            false
+        )
     case .terminal:
         return (try openTerminal(), true)
     case let .fbdev(path):

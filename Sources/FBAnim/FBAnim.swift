@@ -74,11 +74,15 @@ public enum FBAnim {
     /// - Parameters:
     ///   - style: scale, colour (replaces `mainColor`), background, rotation;
     ///     on a terminal the loader is fitted to it unless `fitTerminal` is false.
+    ///   - progress: asked before every frame slot for the progress the
+    ///     loader sees as `LoaderContext.progress` (`-1...1`, negative
+    ///     filling counter-clockwise; `nil`: none), on the thread that
+    ///     called `play`. A frame whose picture does not change is not drawn.
     /// - Throws: `FBAnim.Error`; the display is closed by then.
     @discardableResult
     public static func play(
         _ loader: some Loader, on screen: Screen = .automatic, style: LoaderStyle = .init(),
-        timing: Timing = .init(), fitTerminal: Bool = true
+        timing: Timing = .init(), fitTerminal: Bool = true, progress: (() -> Double?)? = nil
     ) throws(FBAnim.Error) -> Books {
         guard (1...240).contains(timing.fps) else { throw .badTiming("fps must be 1...240") }
         if let d = timing.duration, !(d.isFinite && d > 0) {
@@ -93,6 +97,7 @@ public enum FBAnim {
         let (display, fits) = try open(screen)
         let player = LoaderPlayer(
             display: display, loader: loader, style: style, fitsDisplay: fits && fitTerminal)
+        if let progress { player.inputs = PolledProgress(progress) }
         do {
             return try run(player, on: display, timing: timing)
         } catch {

@@ -145,3 +145,19 @@ package final class FixedMessage: FrameInputs {
 
     package func stillUntil(_ time: Double) -> Double { .infinity }
 }
+
+/// Progress read from the caller before every slot (`FBAnim.play`'s `progress:`).
+final class PolledProgress: FrameInputs {
+    let read: () -> Double?
+
+    init(_ read: @escaping () -> Double?) { self.read = read }
+
+    func prepare(_ renderer: FrameRenderer, at time: Double) -> Bool {
+        let p = read().map { $0.isFinite ? min(max($0, -1), 1) : 0 }
+        if renderer.progress != p { renderer.progress = p }
+        return false
+    }
+
+    /// It may change at any time: ask again at the next slot.
+    func stillUntil(_ time: Double) -> Double { time }
+}

@@ -54,3 +54,36 @@ struct Blink: Loader {
         }
     }
 }
+
+/// A bar as long as the progress it is given: nothing without it.
+struct Bar: Loader {
+    var mainColor = Color.white
+    func body(in context: LoaderContext) -> some LoaderContent {
+        if let p = context.progress {
+            Rectangle(width: 80 * max(p, 0.01), height: 8).fill(mainColor)
+        }
+    }
+}
+
+@Suite struct PlayProgressTests {
+    /// `progress:` is read every slot and reaches the loader: the bar grows
+    /// with it, and the last frame shows the last value.
+    @Test func progressFromTheCallerReachesTheLoader() throws {
+        var options = SimulatedDisplay.Options(width: 96, height: 64)
+        options.virtualClock = true
+        let display = SimulatedDisplay(options, systemClock: SystemClock())
+        var asked = 0
+        let books = try FBAnim.play(
+            Bar(), on: .display(display), timing: .init(frames: 30),
+            progress: {
+                asked += 1
+                return min(Double(asked) / 20, 1)
+            })
+        #expect(asked >= 30, "asked \(asked) times for 30 slots")
+        // Full at the end: the bar spans 80 of the 96 pixels on the middle row.
+        let row = display.screen.rgbBytes()[(32 * 96 * 3)..<(33 * 96 * 3)]
+        let lit = stride(from: 0, to: 96, by: 1).filter { row[row.startIndex + $0 * 3] > 0x80 }
+        #expect(lit.count >= 78 && lit.count <= 82, "\(lit.count) pixels lit")
+        #expect(books.presented - books.unchanged > 15, "a new frame as the bar grew")
+    }
+}
