@@ -19,6 +19,8 @@ public final class SystemClock: FrameClock {
 
     /// Sleeps until `deadline` (nanoseconds), or until a stop signal arrives.
     public func sleep(until deadline: UInt64) {
+        // A deadline already past (a flip done long ago) costs no system call.
+        if monotonicNanoseconds() >= deadline { return }
         while !sleepUntilMonotonic(deadline) {
             if SignalFlags.stopRequested { return }
         }
@@ -26,6 +28,7 @@ public final class SystemClock: FrameClock {
 
     /// Sleeps until `deadline` (nanoseconds), whatever arrives.
     public func finish(until deadline: UInt64) {
+        if monotonicNanoseconds() >= deadline { return }
         while !sleepUntilMonotonic(deadline) {}
     }
 }

@@ -12,6 +12,9 @@ public enum FrameOutcome: Sendable, Equatable {
 public protocol FramePresenter: AnyObject {
     /// Waits until a frame can be drawn (a display's buffer is free again
     /// after the flip that replaced it). Not counted in the frame's time.
+    /// Called after the wait for the frame's slot, and again (it must then
+    /// return at once) when that wait was cut short or the buffer came back
+    /// too late for the slot planned.
     func prepareFrame() throws
 
     /// Draws the frame for animation time `time` (seconds since the start)
@@ -141,7 +144,6 @@ public final class FrameScheduler {
             }
         }
         while next < lastSlot && !shouldStop() {
-            try presenter.prepareFrame()
             let now = clock.now()
             // The slot a frame begun now would land in, and when to begin it.
             let target = max(next, slot(at: now + expected))
@@ -158,6 +160,12 @@ public final class FrameScheduler {
                 // still ahead, so work out again when to begin it.
                 if clock.now() < wake { continue }
             }
+            // The back buffer, after the sleep: a display that flips at its
+            // refresh gave it back long ago, so a frame costs one wake-up,
+            // not one for the flip and one for the slot.
+            try presenter.prepareFrame()
+            // It came back late (a slow panel's transfer): plan again from now.
+            if slot(at: clock.now() + expected) > target { continue }
             let time = Double(deadline(ofSlot: target) - start) / 1e9
             let cpuBefore = cpuTime?() ?? 0
             let began = clock.now()

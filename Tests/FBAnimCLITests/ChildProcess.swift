@@ -418,6 +418,8 @@ struct PlayStats: CustomStringConvertible {
 
     var presented: Int { get throws { try int("frames_presented") } }
     var dropped: Int { get throws { try int("frames_dropped") } }
+    /// Dropped slots in which nothing changed (the picture stayed right).
+    var unchanged: Int { get throws { try int("frames_unchanged") } }
     var late: Int { get throws { try int("frames_late") } }
     var fpsTarget: Int { get throws { try int("fps_target") } }
     var fpsAchieved: Double { get throws { try double("fps_achieved") } }

@@ -30,8 +30,10 @@ import Testing
         #expect(end.exitedCleanly, "\(end): \(child.stderr)")
         #expect(!FileManager.default.fileExists(atPath: h.fifo), "the FIFO was left behind")
         let stats = try PlayStats(stdout: child.stdout)
-        #expect(try stats.presented > 10)
-        #expect(try stats.dropped <= 2, "\(stats)")
+        // New frames for the progress and the 0.3 s fill to the end, and no
+        // slot dropped but those in which nothing changed.
+        #expect(try stats.presented >= 5, "\(stats)")
+        #expect(try stats.dropped - stats.unchanged <= 2, "\(stats)")
         #expect(child.stderrLines.allSatisfy { $0.hasPrefix("fbanim: ") }, "\(child.stderr)")
         #expect(!child.stderr.contains("ignored"), "\(child.stderr)")
         // The boot's length was kept for the next boot.

@@ -74,9 +74,16 @@ import Testing
             self.clock = clock
             self.flip = flip
         }
-        func prepareFrame() throws { if frames > 0 { clock.advance(by: flip) } }
+        /// A flip is pending after each present; asking again once the
+        /// buffer is back waits no more (as a display's back buffer).
+        private var pending = false
+        func prepareFrame() throws {
+            if pending { clock.advance(by: flip) }
+            pending = false
+        }
         func presentFrame(at time: Double) throws -> FrameOutcome {
             frames += 1
+            pending = true
             return .presented
         }
     }
