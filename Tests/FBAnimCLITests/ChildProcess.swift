@@ -404,12 +404,26 @@ struct PlayStats: CustomStringConvertible {
     func frameMS(sourceLocation: SourceLocation = #_sourceLocation) throws
         -> (p50: Double, p99: Double, max: Double)
     {
+        try milliseconds("frame_ms", sourceLocation: sourceLocation)
+    }
+
+    /// `draw_cpu_ms.p50`, `.p99` and `.max`.
+    func drawCPU(sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> (p50: Double, p99: Double, max: Double)
+    {
+        try milliseconds("draw_cpu_ms", sourceLocation: sourceLocation)
+    }
+
+    /// The `p50`, `p99` and `max` of the object `name` (milliseconds).
+    func milliseconds(_ name: String, sourceLocation: SourceLocation) throws
+        -> (p50: Double, p99: Double, max: Double)
+    {
         let times = try #require(
-            object["frame_ms"] as? [String: Any], "frame_ms missing in \(text)",
+            object[name] as? [String: Any], "\(name) missing in \(text)",
             sourceLocation: sourceLocation)
         func field(_ key: String) throws -> Double {
             try #require(
-                times[key] as? NSNumber, "frame_ms.\(key) missing in \(text)",
+                times[key] as? NSNumber, "\(name).\(key) missing in \(text)",
                 sourceLocation: sourceLocation
             ).doubleValue
         }

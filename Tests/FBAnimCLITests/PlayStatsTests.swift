@@ -166,21 +166,3 @@ import Testing
         #expect(result.stdout.isEmpty && result.stderr.isEmpty, "\(result)")
     }
 }
-
-extension PlayStats {
-    /// `draw_cpu_ms.p50`, `.p99` and `.max`.
-    func drawCPU(sourceLocation: SourceLocation = #_sourceLocation) throws
-        -> (p50: Double, p99: Double, max: Double)
-    {
-        let times = try #require(
-            object["draw_cpu_ms"] as? [String: Any], "draw_cpu_ms missing in \(text)",
-            sourceLocation: sourceLocation)
-        func field(_ key: String) throws -> Double {
-            try #require(
-                times[key] as? NSNumber, "draw_cpu_ms.\(key) missing in \(text)",
-                sourceLocation: sourceLocation
-            ).doubleValue
-        }
-        return (try field("p50"), try field("p99"), try field("max"))
-    }
-}
