@@ -53,10 +53,7 @@ struct PlayRequest: Sendable {
         let fps = try value(Parsers.fps)
         let frames = try value(Parsers.frames)
         let duration = try value(Parsers.duration)
-        let scale = try value(Parsers.scale)
-        let color = try value(Parsers.color)
-        let background = try value(Parsers.background)
-        let rotation = try value(Parsers.rotate)
+        let look = try StyleRequest(parsed, for: command)
         let stats = try value(Parsers.stats)
         let text = try TextRequest(parsed, for: command)
         // Only a board profile sets these for play (render's --format and --size are its own).
@@ -72,15 +69,32 @@ struct PlayRequest: Sendable {
         if let fps { self.fps = fps }
         self.frames = frames
         self.duration = duration
-        if let scale {
+        style = look.style
+        scaleGiven = look.scaleGiven
+        self.stats = stats
+        self.text = text
+    }
+}
+
+/// `--scale`, `--color`, `--background`, `--rotate`, checked (in that
+/// order), over the default look.
+struct StyleRequest: Sendable {
+    var style = LoaderStyle()
+    /// Whether `--scale` was given.
+    var scaleGiven = false
+
+    init(_ parsed: ParsedCommandLine, for command: Command) throws(CLIError) {
+        if let scale = try parsed.value(Parsers.scale, for: command) {
             style.scale = scale
             scaleGiven = true
         }
-        style.color = color
-        if let background { style.background = background }
-        if let rotation { style.rotation = rotation }
-        self.stats = stats
-        self.text = text
+        style.color = try parsed.value(Parsers.color, for: command)
+        if let background = try parsed.value(Parsers.background, for: command) {
+            style.background = background
+        }
+        if let rotation = try parsed.value(Parsers.rotate, for: command) {
+            style.rotation = rotation
+        }
     }
 }
 

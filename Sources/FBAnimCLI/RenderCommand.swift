@@ -35,10 +35,7 @@ struct RenderRequest: Sendable {
         let time = try value(Parsers.time)
         let fileFormat = try value(Parsers.output)
         let pixelFormat = try value(Parsers.format)
-        let scale = try value(Parsers.scale)
-        let color = try value(Parsers.color)
-        let background = try value(Parsers.background)
-        let rotation = try value(Parsers.rotate)
+        let look = try StyleRequest(parsed, for: .render)
         let text = try TextRequest(parsed, for: .render)
         let progress = try value(Parsers.progress)
         try checkRequired(parsed, for: .render)
@@ -55,10 +52,7 @@ struct RenderRequest: Sendable {
         self.output = output
         self.fileFormat = fileFormat
         if let pixelFormat { self.pixelFormat = pixelFormat }
-        if let scale { style.scale = scale }
-        style.color = color
-        if let background { style.background = background }
-        if let rotation { style.rotation = rotation }
+        style = look.style
         self.text = text
         self.progress = progress.map { Double($0) / 100 }
     }

