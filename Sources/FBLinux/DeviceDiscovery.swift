@@ -202,7 +202,9 @@ extension DeviceDiscovery {
     /// user owns a mode-700 `/dev/dri`), or `nil` when it can or does not exist.
     public static func unlistableDRMFolder(_ path: String = "/dev/dri") -> SystemError? {
         guard pathExists(path) else { return nil }
-        guard let directory = opendir(path) else { return SystemError(errno: errno, call: "opendir") }
+        guard let directory = opendir(path) else {
+            return SystemError(errno: errno, call: "opendir")
+        }
         closedir(directory)
         return nil
     }

@@ -59,7 +59,9 @@ public struct UnixSocket: Sendable {
         defer { socket.close() }
         let send = { (address: UnsafePointer<sockaddr>, length: socklen_t) throws(SystemError) in
             _ = try systemCall("sendto") {
-                bytes.withUnsafeBytes { Glibc.sendto(socket.fd, $0.baseAddress, $0.count, 0, address, length) }
+                bytes.withUnsafeBytes {
+                    Glibc.sendto(socket.fd, $0.baseAddress, $0.count, 0, address, length)
+                }
             }
         }
         if address.hasPrefix("@") {
@@ -87,7 +89,9 @@ public struct UnixSocket: Sendable {
     public var peer: Peer? {
         var credentials = fbl_ucred()
         var length = socklen_t(MemoryLayout<fbl_ucred>.size)
-        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else { return nil }
+        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else {
+            return nil
+        }
         return Peer(pid: credentials.pid, uid: credentials.uid, gid: credentials.gid)
     }
 
@@ -113,7 +117,9 @@ public struct UnixSocket: Sendable {
     public func write(_ bytes: ArraySlice<UInt8>) throws(SystemError) -> Int {
         do throws(SystemError) {
             return try systemCall("send") {
-                bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                bytes.withUnsafeBytes {
+                    Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                }
             }
         } catch {
             if error.errno == EAGAIN { return 0 }
@@ -123,7 +129,9 @@ public struct UnixSocket: Sendable {
 
     public func close() { _ = Glibc.close(fd) }
 
-    private static func make(type: Int32, nonBlocking: Bool = true) throws(SystemError) -> UnixSocket {
+    private static func make(type: Int32, nonBlocking: Bool = true) throws(SystemError)
+        -> UnixSocket
+    {
         let flags = Int32(SOCK_CLOEXEC.rawValue) | (nonBlocking ? Int32(SOCK_NONBLOCK.rawValue) : 0)
         return UnixSocket(fd: try systemCall("socket") { Glibc.socket(AF_UNIX, type | flags, 0) })
     }
@@ -152,7 +160,8 @@ public struct UnixSocket: Sendable {
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             for (i, b) in bytes.enumerated() { raw[i] = b }
         }
-        let length = socklen_t(MemoryLayout<sockaddr_un>.offset(of: \sockaddr_un.sun_path)! + bytes.count)
+        let length = socklen_t(
+            MemoryLayout<sockaddr_un>.offset(of: \sockaddr_un.sun_path)! + bytes.count)
         return try withUnsafePointer(to: &address) { pointer throws(SystemError) in
             try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { p throws(SystemError) in
                 try body(p, length)

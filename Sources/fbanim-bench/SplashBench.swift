@@ -17,7 +17,9 @@ func splashFrames(size: String?) -> [String] {
             + "  new message us  px/frame  step beside a message us  allocs/step")
     var allocating: [String] = []
     let font = Font.builtIn()
-    let texts = ["Starting network services...", "Mounting /data (ext4)...", "Updating firmware 42%"]
+    let texts = [
+        "Starting network services...", "Mounting /data (ext4)...", "Updating firmware 42%",
+    ]
     for c in cases where size == nil || size == "\(c.width)x\(c.height)" {
         let buffer = PixelBuffer(width: c.width, height: c.height, format: c.format)
         let renderer = FrameRenderer(

@@ -37,9 +37,13 @@ import Testing
         // At 16 px an em the cell is drawn 1:1: four blocks of 8x16, the box
         // centred ((320 - 32) / 2 = 144) with its top at 160 + 124 = 284.
         func pixel(_ x: Int, _ y: Int) -> UInt8 { pixels[3 * (y * 320 + x)] }
-        let inside = (284..<300).allSatisfy { y in (144..<176).allSatisfy { x in pixel(x, y) == 230 } }
+        let inside = (284..<300).allSatisfy { y in
+            (144..<176).allSatisfy { x in pixel(x, y) == 230 }
+        }
         #expect(inside, "the blocks are not white at 0.9")
-        #expect(pixel(143, 290) == 0 && pixel(176, 290) == 0 && pixel(150, 283) == 0 && pixel(150, 300) == 0)
+        #expect(
+            pixel(143, 290) == 0 && pixel(176, 290) == 0 && pixel(150, 283) == 0
+                && pixel(150, 300) == 0)
         // The same font gzipped, as console fonts are installed.
         let gz = dir.file("block.psf.gz")
         let gzip = Process()
@@ -67,11 +71,13 @@ import Testing
             ("/tmp", 64, "is a directory"), ("/dev/zero", 64, "not a regular file"),
         ] {
             let run = try Fbanim.run([
-                "render", "ring", "--size", "64x64", "--time", "0", "--font", file, "--message", "Hi",
+                "render", "ring", "--size", "64x64", "--time", "0", "--font", file, "--message",
+                "Hi",
                 "--output", dir.file("bad.png"),
             ])
             #expect(run.status == status, "\(file): \(run)")
-            #expect(run.stderr.contains(words) && run.stderrLines.count == 1, "\(file): \(run.stderr)")
+            #expect(
+                run.stderr.contains(words) && run.stderrLines.count == 1, "\(file): \(run.stderr)")
         }
         #expect(!dir.entries.contains("bad.png"))
     }

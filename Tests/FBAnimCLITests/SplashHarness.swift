@@ -17,9 +17,12 @@ final class SplashHarness {
     ///   `plymouth` client, which knows no other).
     init(realSocket: Bool = false) throws {
         dir = try OutputDirectory()
-        socket = realSocket ? "/org/freedesktop/plymouthd" : "/fbanim-test/\(getpid())/\(UUID().uuidString)"
+        socket =
+            realSocket
+            ? "/org/freedesktop/plymouthd" : "/fbanim-test/\(getpid())/\(UUID().uuidString)"
         environment = [
-            "PSPLASH_FIFO_DIR": dir.path, "FBANIM_STATE_DIR": dir.file("state"), "NOTIFY_SOCKET": "",
+            "PSPLASH_FIFO_DIR": dir.path, "FBANIM_STATE_DIR": dir.file("state"),
+            "NOTIFY_SOCKET": "",
         ]
         if !realSocket { environment["FBANIM_PLYMOUTH_SOCKET"] = socket }
     }
@@ -50,8 +53,12 @@ final class SplashHarness {
     /// Runs `fbanim ctl arguments...` against this splash.
     func ctl(_ arguments: [String], asUser uid: Int? = nil) throws -> (Termination, String) {
         var command = [Fbanim.binaryPath, "ctl"] + arguments
-        if let uid { command = ["/usr/bin/setpriv", "--reuid=\(uid)", "--regid=\(uid)", "--clear-groups"] + command }
-        let process = try ChildProcess(command[0], Array(command.dropFirst()), environment: environment)
+        if let uid {
+            command =
+                ["/usr/bin/setpriv", "--reuid=\(uid)", "--regid=\(uid)", "--clear-groups"] + command
+        }
+        let process = try ChildProcess(
+            command[0], Array(command.dropFirst()), environment: environment)
         let end = process.wait(timeout: 20)
         return (end, process.stderr)
     }
@@ -84,7 +91,8 @@ final class SplashHarness {
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             for (i, b) in name.enumerated() { raw[i] = b }
         }
-        let length = socklen_t(MemoryLayout<sockaddr_un>.offset(of: \sockaddr_un.sun_path)! + name.count)
+        let length = socklen_t(
+            MemoryLayout<sockaddr_un>.offset(of: \sockaddr_un.sun_path)! + name.count)
         let rc = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, length) }
         }
@@ -94,7 +102,9 @@ final class SplashHarness {
 }
 
 /// `socket(2)` (the name `socket` is a property of the harness).
-func socket_(_ domain: Int32, _ type: Int32, _ proto: Int32) -> Int32 { socket(domain, type, proto) }
+func socket_(_ domain: Int32, _ type: Int32, _ proto: Int32) -> Int32 {
+    socket(domain, type, proto)
+}
 
 /// Sends `bytes` on `fd` and reads `count` answer bytes (5 s at most).
 func exchange(_ fd: Int32, _ bytes: [UInt8], answers count: Int) -> [UInt8] {

@@ -28,7 +28,8 @@ import Testing
     @Test func eachSourceFillsWhatTheOnesAboveLeaveOut() throws {
         let table = [
             Self.conf: "board = mine\nfps = 20\nmessage = \"Booting #1...\"\ntext-color = 00ff80\n",
-            "boards/mine.conf": "fps = 12\nscale = 2\nrotate = 90\nloader = orbit\ndevice = fb:fb_ili9340\n",
+            "boards/mine.conf":
+                "fps = 12\nscale = 2\nrotate = 90\nloader = orbit\ndevice = fb:fb_ili9340\n",
         ]
         // Board < conf < kernel < command line.
         var r = try request([], files: table)
@@ -50,9 +51,10 @@ import Testing
     @Test func badSettingsAreLoggedAndSkipped() throws {
         let table = [
             Self.conf:
-                "fps = 500\ncolour = red\nscale = 1.5\n\u{1B}[2J = x\nloader = nope\ndevice = /dev/fb0\u{0}\n",
+                "fps = 500\ncolour = red\nscale = 1.5\n\u{1B}[2J = x\nloader = nope\ndevice = /dev/fb0\u{0}\n"
         ]
-        let r = try request([], kernel: "fbanim.board=../etc/passwd fbanim.loader=bogus", files: table)
+        let r = try request(
+            [], kernel: "fbanim.board=../etc/passwd fbanim.loader=bogus", files: table)
         #expect(r.play.style.scale == 1.5)  // the good line stays
         #expect(r.play.fps == 30 && r.play.loader == .ring && r.play.device == nil)
         let lines = r.problems
@@ -62,7 +64,9 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("\(Self.conf):4: unknown key '\\u{1b}[2J'") })
         #expect(lines.contains { $0.contains("fbanim.board='../etc/passwd' is not a board name") })
         #expect(lines.contains { $0.contains("fbanim.loader='bogus'") })
-        for line in lines { #expect(!line.contains(where: \.isNewline) && !line.contains("\u{1B}")) }
+        for line in lines {
+            #expect(!line.contains(where: \.isNewline) && !line.contains("\u{1B}"))
+        }
     }
 
     @Test func aConfigurationThatCannotBeReadIsSaidOnceAndTheSplashGoesOn() throws {

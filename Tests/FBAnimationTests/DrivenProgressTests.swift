@@ -55,11 +55,13 @@ import _FBTestSupport
                 next += 1
             }
             let want = Self.expected(script, at: t)
-            #expect(abs(eased.value(at: t) - want) < 1e-9, "t \(t): \(eased.value(at: t)) vs \(want)")
+            #expect(
+                abs(eased.value(at: t) - want) < 1e-9, "t \(t): \(eased.value(at: t)) vs \(want)")
             // Every fifth frame as a picture, against the reference at the expected value.
             if frame % 5 == 0 {
                 renderer.progress = eased.value(at: t)
-                _ = renderer.renderDamage(time: t, into: buffer.surface, age: checkedFrames == 0 ? 0 : 1)
+                _ = renderer.renderDamage(
+                    time: t, into: buffer.surface, age: checkedFrames == 0 ? 0 : 1)
                 let ours = RefImage(width: 200, height: 200, rgb: buffer.surface.rgbBytes())
                 let reference = ReferenceRenderer.render(
                     RefParams(loader: "ring", width: 200, height: 200, time: t, progress: want))
@@ -111,10 +113,16 @@ import _FBTestSupport
         }
         let steps: [(String, (FrameRenderer) -> Void, IntRect)] = [
             ("message appears", { $0.message = Self.message() }, box(Self.message())),
-            ("message changes", { $0.message = Self.message(width: 60) }, box(Self.message(width: 60))),
+            (
+                "message changes", { $0.message = Self.message(width: 60) },
+                box(Self.message(width: 60))
+            ),
             ("message goes", { $0.message = nil }, box(Self.message(width: 60))),
             // 0.25 -> 0.30: the arc's end moves from 3 o'clock down by 18 degrees.
-            ("progress step", { $0.progress = 0.30 }, IntRect(x: 220, y: 100, width: 60, height: 60)),
+            (
+                "progress step", { $0.progress = 0.30 },
+                IntRect(x: 220, y: 100, width: 60, height: 60)
+            ),
         ]
         var t = 1.0
         for (name, change, bounds) in steps {
@@ -127,7 +135,8 @@ import _FBTestSupport
             }
             for r in damage.rects {
                 #expect(
-                    r.intersection(bounds) == r, "\(name): damage \(r) outside \(bounds) (\(format))")
+                    r.intersection(bounds) == r,
+                    "\(name): damage \(r) outside \(bounds) (\(format))")
             }
             full.render(time: t, into: reference.surface)
             let same = Array(buffer.bytes) == Array(reference.bytes)
