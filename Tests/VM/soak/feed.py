@@ -3,7 +3,11 @@
 SECONDS: random bytes and psplash-shaped lines on its FIFO, random bytes
 and Plymouth-shaped requests on Plymouth's socket, and `fbanim ctl`
 commands (progress, message, ping, deactivate/reactivate), a few a second.
-Never sends a quit or a newroot (Q, R): the splash must stay up, in its root, for the whole soak.
+Never sends a quit or a newroot (Q, R): the splash must stay up, in its
+root, for the whole soak; nor a bare deactivate or hide (D, H), which
+stop its books: each hand-over is `ctl deactivate`, held 0.1-1 s, then
+`ctl reactivate`, and the seconds handed over are counted (the splash's
+books leave them out).
 
     feed.py FBANIM SECONDS FIFO SOCKET_NAME COUNTS_FILE
 """
@@ -11,9 +15,9 @@ import os, random, socket, subprocess, sys, time
 
 fbanim, seconds, fifo, sock, counts = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
 rnd = random.Random(1)
-sent = {"fifo": 0, "socket": 0, "ctl": 0, "ctl_failed": 0}
+sent = {"fifo": 0, "socket": 0, "ctl": 0, "ctl_failed": 0, "handed_over_s": 0.0}
 def noise(n):
-    return bytes(rnd.choice([b for b in range(256) if b not in (ord("Q"), ord("R"))]) for _ in range(n))
+    return bytes(rnd.choice([b for b in range(256) if b not in (ord("Q"), ord("R"), ord("D"), ord("H"))]) for _ in range(n))
 end = time.monotonic() + seconds
 while time.monotonic() < end:
     k = rnd.random()
@@ -38,14 +42,25 @@ while time.monotonic() < end:
         else:
             args = rnd.choice([["progress", str(rnd.randint(0, 100))], ["message", "soak %d" % sent["ctl"]],
                                ["hide-message"], ["ping"], ["deactivate"], ["reactivate"]])
-            r = subprocess.run([fbanim, "ctl"] + args, capture_output=True, timeout=20)
-            sent["ctl"] += 1
-            if r.returncode != 0:
-                sent["ctl_failed"] += 1
-                print("ctl", args, r.returncode, r.stderr.decode(errors="replace").strip(), file=sys.stderr)
+            commands = [args]
+            if args == ["deactivate"]:
+                commands.append(["reactivate"])
+            for i, command in enumerate(commands):
+                if i:
+                    time.sleep(rnd.uniform(0.1, 1.0))
+                began = time.monotonic()
+                r = subprocess.run([fbanim, "ctl"] + command, capture_output=True, timeout=20)
+                if command == ["deactivate"]:
+                    handed = began
+                elif command == ["reactivate"] and len(commands) == 2:
+                    sent["handed_over_s"] += time.monotonic() - handed
+                sent["ctl"] += 1
+                if r.returncode != 0:
+                    sent["ctl_failed"] += 1
+                    print("ctl", command, r.returncode, r.stderr.decode(errors="replace").strip(), file=sys.stderr)
     except OSError as e:
         print("feed:", repr(e), file=sys.stderr)
     time.sleep(rnd.uniform(0.05, 0.4))
 subprocess.run([fbanim, "ctl", "reactivate"], capture_output=True, timeout=20)
 with open(counts, "w") as f:
-    f.write(" ".join(f"{k}={v}" for k, v in sent.items()) + "\n")
+    f.write(" ".join(f"{k}={v:.1f}" if isinstance(v, float) else f"{k}={v}" for k, v in sent.items()) + "\n")
