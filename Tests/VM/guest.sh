@@ -21,7 +21,11 @@ look="--background 102040 --color 30e0a0"
 play() {
     name=$1 dev=$2 loader=$3 sig=$4
     # shellcheck disable=SC2086
-    "$B" --device "$dev" --duration 30 --stats json $look "$loader" > "$out/$name.json" 2> "$out/$name.err" &
+    if [ -z "$loader" ]; then # a user's executable (pulse): DEVICE is its argument
+        "$B" "$dev" > "$out/$name.json" 2> "$out/$name.err" &
+    else
+        "$B" --device "$dev" --duration 30 --stats json $look "$loader" > "$out/$name.json" 2> "$out/$name.err" &
+    fi
     pid=$!
     "$work/kdmode" --wait-graphics 10 > "$out/$name.kd-during"
     sleep 0.5
@@ -82,6 +86,14 @@ bochs | virtio)
     play fb-radar /dev/fb0 radar INT
     play fb-spinner /dev/fb0 spinner HUP
     play fb-orbit /dev/fb0 orbit TERM
+    # A loader of a user's own (Examples/, built from docs/write-your-own-loader.md
+    # against the FBAnim library) played by the user's own executable.
+    if [ "$d" = bochs ]; then
+        B=$work/pulse
+        play drm-pulse /dev/dri/card0 "" TERM
+        play fb-pulse /dev/fb0 "" TERM
+        B=$work/fbanim
+    fi
     ;;
 vkms)
     "$B" --device /dev/dri/card0 --fps 30 --duration 4 --stats json radar > "$out/pace30.json" 2> "$out/pace30.err"

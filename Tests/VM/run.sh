@@ -9,7 +9,9 @@
 # for pacing and an in-guest grab of the scanout buffer; and bochs again with
 # video=Virtual-1:panel_orientation=left_side_up, where the picture must be
 # turned 270 (and `fbanim devices` say so). The pictures are
-# checked against `fbanim render` of the same loader (check_frame.py); the
+# checked against `fbanim render` of the same loader (check_frame.py), and
+# on bochs a user's own loader (Examples/: `pulse`, played through the FBAnim
+# library) against its own renders; the
 # VT must be in KD_GRAPHICS while fbanim plays and back in KD_TEXT after
 # SIGTERM/SIGINT/SIGHUP; the exit statuses of spec/cli.md are checked for a
 # missing device (66), a non-display (69), another DRM master (69, fast),
@@ -66,6 +68,20 @@ if [ -z "$bin" ]; then
     bin=$root/.build/vm-static/release/fbanim
 fi
 install -m 755 "$bin" "$work/fbanim"
+# A user's own executable: Examples/ (a loader written from
+# docs/write-your-own-loader.md, played with FBAnim.play), as Scripts/test.sh
+# builds it; built here when missing. The guest is the host's root, so its
+# shared Swift libraries are there.
+pulse=${FBANIM_PULSE_BIN:-$root/Examples/.build/debug/pulse}
+if [ ! -x "$pulse" ]; then
+    swift build --package-path "$root/Examples" > "$work/build-pulse.log" 2>&1 || {
+        cat "$work/build-pulse.log"
+        echo "FAIL build-pulse"
+        echo "0 passed, 1 failed"
+        exit 1
+    }
+fi
+install -m 755 "$pulse" "$work/pulse"
 gcc -O2 -o "$work/kdmode" "$here/kdmode.c" &&
     gcc -O2 -o "$work/drm-grab" "$vm/drm-grab.c" $(pkg-config --cflags --libs libdrm) || {
     echo "FAIL helpers: cannot compile kdmode.c / drm-grab.c"
@@ -92,12 +108,22 @@ render_refs() { # DISPLAY LOADER
             --output "$work/refs-$d/$loader-$k.ppm" || return 1
     done
 }
+render_pulse_refs() { # DISPLAY: the example's frames at k/30 s, as render_refs
+    local d=$1 k ns
+    mkdir -p "$work/refs-$d"
+    for ((k = 0; k <= 180; k++)); do
+        ns=$((k * 1000000000 / 30))
+        "$work/pulse" --ppm "$work/refs-$d/pulse-$k.ppm" --size "$(size_of "$d")" \
+            --time "$((ns / 1000000000)).$(printf %09d $((ns % 1000000000)))" || return 1
+    done
+}
 only=${FBANIM_VM_ONLY:-bochs virtio vkms orient boot}
 displays=""
 for d in $only; do [ "$d" = boot ] || displays+=" $d"; done
 refs_job=""
 if [ -n "$displays" ]; then
     (for d in bochs virtio; do for l in ring radar spinner orbit; do render_refs $d $l; done; done
+        render_pulse_refs bochs
         render_refs vkms ring
         render_refs orient ring) > "$work/refs.log" 2>&1 &
     refs_job=$!
@@ -147,6 +173,11 @@ for d in $displays; do
         played "$d" fb-radar radar INT
         played "$d" fb-spinner spinner HUP
         played "$d" fb-orbit orbit TERM
+        if [ "$d" = bochs ]; then
+            # The example's loader, played by its own executable (FBAnim.play).
+            played "$d" drm-pulse pulse TERM
+            played "$d" fb-pulse pulse TERM
+        fi
         u=$([ "$d" = bochs ] && echo unplug-fb || echo unplug-drm)
         o=$work/$d
         check "$d-$u" "device removed while playing: exit 74, console back in KD_TEXT ($(cat "$o/$u.rc" "$o/$u.kd-after" "$o/$u.err" 2> /dev/null | tr '\n' ' '))" \
