@@ -7,10 +7,14 @@ import Testing
 
 /// The simulated display's buffers in memory mapped for them.
 @Suite struct MappedMemoryTests {
-    @Test(arguments: [1, 4095, 4096, 3_072_000])
+    /// Small blocks and huge-page ones (from 2 MiB on, begun on a 2 MiB
+    /// boundary, the mapping cut around them): every byte there, zero.
+    @Test(arguments: [1, 4095, 4096, 2 << 20, 3_072_000, 5 << 20 + 1])
     func mappedMemoryIsZeroedAndWritable(count: Int) throws {
         let memory = try #require(MappedMemory(byteCount: count))
         #expect(memory.bytes.count == count)
+        let base = UInt(bitPattern: memory.bytes.baseAddress)
+        #expect(count < 2 << 20 || base % UInt(2 << 20) == 0)
         #expect(memory.bytes.allSatisfy { $0 == 0 })
         memory.bytes[count - 1] = 0xA5
         memory.bytes[0] = 0x5A
