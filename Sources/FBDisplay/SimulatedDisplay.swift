@@ -128,9 +128,10 @@ public final class SimulatedDisplay: HandOverDisplay {
 
     /// - Parameters:
     ///   - systemClock: the clock to wait on unless `options.virtualClock`.
-    ///   - work: with `options.virtualClock`, the CPU time the process has
-    ///     used (nanoseconds): the virtual clock moves with it between
-    ///     waits, so drawing a frame costs the time it took, as on a real
+    ///   - work: with `options.virtualClock`, the CPU time the drawing
+    ///     thread has used (nanoseconds): the virtual clock moves with it
+    ///     between waits (read when a wait would jump and when a present
+    ///     begins), so drawing a frame costs the time it took, as on a real
     ///     clock, and only waits are skipped. `nil`: work takes no time.
     ///   - memory: gives zeroed memory of a byte count for the two buffers
     ///     (the system's, zeroed by the kernel as it maps it); `nil`, or

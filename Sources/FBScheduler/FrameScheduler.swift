@@ -50,7 +50,8 @@ public final class FrameScheduler {
     /// The CPU time used so far (nanoseconds), read around each frame.
     private let cpuTime: (() -> UInt64)?
 
-    /// - Parameter cpuTime: the process's CPU time in nanoseconds; with it
+    /// - Parameter cpuTime: the CPU time of the thread that draws (fbanim:
+    ///   `CLOCK_THREAD_CPUTIME_ID`), in nanoseconds; with it
     ///   the books keep the CPU time each frame took (`drawCPUTimes`).
     /// - Precondition: `1 <= fps <= 1000`.
     public init(fps: Int, clock: FrameClock, cpuTime: (() -> UInt64)? = nil) {
