@@ -49,7 +49,9 @@ package func openDisplayNamed(
     switch device {
     case let .simulated(options):
         return (
-            SimulatedDisplay(options, systemClock: SystemClock(), work: processCPUNanoseconds),
+            SimulatedDisplay(
+                options, systemClock: SystemClock(), work: threadCPUNanoseconds,
+                memory: { MappedMemory(byteCount: $0) }),
             false
         )
     case .terminal:

@@ -144,7 +144,7 @@ package func run(
     everySlot: (FrameScheduler) -> Bool = { _ in false }
 ) throws(PlayFailure) -> Books {
     let scheduler = FrameScheduler(
-        fps: timing.fps, clock: display.clock ?? SystemClock(), cpuTime: processCPUNanoseconds)
+        fps: timing.fps, clock: display.clock ?? SystemClock(), cpuTime: threadCPUNanoseconds)
     var failure: PlayFailure?
     do {
         try scheduler.run(

@@ -70,12 +70,15 @@ package final class LoaderPlayer: FramePresenter {
     package var makePicture: ((_ width: Int, _ height: Int) -> any Loader)?
     private var renderer: FrameRenderer?
     private var back: BackBuffer?
+    /// `display` when it can change size (a terminal): asked once, not every frame.
+    private let resizable: ResizableDisplay?
 
     package init(
         display: Display, loader: any Loader, style: LoaderStyle, fitsDisplay: Bool,
         inputs: FrameInputs? = nil
     ) {
         self.display = display
+        resizable = display as? ResizableDisplay
         self.loader = loader
         var style = style
         style.rotation = style.rotation.adding(display.panelRotation)
@@ -88,7 +91,7 @@ package final class LoaderPlayer: FramePresenter {
     package func prepareFrame() throws {
         // A buffer kept from a frame that changed nothing is stale once the
         // terminal is resized: a still picture must be refitted too.
-        if let resizable = display as? ResizableDisplay, try resizable.updateSize() { back = nil }
+        if let resizable, try resizable.updateSize() { back = nil }
         if back == nil { back = try display.backBuffer() }
     }
 

@@ -60,14 +60,17 @@ public final class SimulatedDisplay: HandOverDisplay {
                 }
                 options.format = f
             }
-            var seen: Set<Substring> = []
+            // A few keys: a list, not a set (whose hashing and runtime
+            // metadata cost every start more than the search).
+            var seen: [Substring] = []
             for pair in query.split(separator: "&") {
                 let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 let key = kv[0]
                 let value = kv.count == 2 ? kv[1] : ""
-                guard seen.insert(key).inserted else {
+                guard !seen.contains(key) else {
                     throw fail("key '\(key)' given twice in '\(text)'")
                 }
+                seen.append(key)
                 switch key {
                 case "refresh":
                     guard let hz = Int(value), (1...1000).contains(hz) else {
@@ -103,7 +106,8 @@ public final class SimulatedDisplay: HandOverDisplay {
     public let clock: FrameClock?
     /// The clock waits happen on: the virtual one, or the system's.
     private let waitClock: FrameClock
-    private let buffers: [PixelBuffer]
+    /// The two buffers, one after the other in one block of memory.
+    private let buffers: (Surface, Surface)
     private var front = 0
     /// Whether each buffer holds a frame that was shown (else its age is 0).
     private var shown = [false, false]
@@ -124,11 +128,18 @@ public final class SimulatedDisplay: HandOverDisplay {
 
     /// - Parameters:
     ///   - systemClock: the clock to wait on unless `options.virtualClock`.
-    ///   - work: with `options.virtualClock`, the CPU time the process has
-    ///     used (nanoseconds): the virtual clock moves with it between
-    ///     waits, so drawing a frame costs the time it took, as on a real
+    ///   - work: with `options.virtualClock`, the CPU time the drawing
+    ///     thread has used (nanoseconds): the virtual clock moves with it
+    ///     between waits (read when a wait would jump and when a present
+    ///     begins), so drawing a frame costs the time it took, as on a real
     ///     clock, and only waits are skipped. `nil`: work takes no time.
-    public init(_ options: Options, systemClock: FrameClock, work: (() -> UInt64)? = nil) {
+    ///   - memory: gives zeroed memory of a byte count for the two buffers
+    ///     (the system's, zeroed by the kernel as it maps it); `nil`, or
+    ///     when it gives none: memory from the heap, cleared here.
+    public init(
+        _ options: Options, systemClock: FrameClock, work: (() -> UInt64)? = nil,
+        memory: ((_ byteCount: Int) -> ZeroedMemory?)? = nil
+    ) {
         self.options = options
         var name = "sim:\(options.width)x\(options.height):\(options.format.name)"
         if options.virtualClock { name += " (virtual clock)" }
@@ -138,15 +149,31 @@ public final class SimulatedDisplay: HandOverDisplay {
         let virtual: ManualClock? = options.virtualClock ? ManualClock(work: work) : nil
         clock = virtual
         waitClock = virtual ?? systemClock
-        buffers = (0..<2).map { _ in
-            PixelBuffer(width: options.width, height: options.height, format: options.format)
-        }
+        buffers = SimulatedDisplay.makeBuffers(options, memory: memory)
         opened = waitClock.now()
         lastDamage.reserveCapacity(16)
     }
 
     /// What the simulated monitor shows now.
-    public var screen: Surface { buffers[front].surface }
+    public var screen: Surface { front == 0 ? buffers.0 : buffers.1 }
+
+    /// Two surfaces in one block of zeroed memory: `memory`'s, else the heap's.
+    private static func makeBuffers(
+        _ options: Options, memory: ((Int) -> ZeroedMemory?)?
+    ) -> (Surface, Surface) {
+        let stride = options.width * options.format.bytesPerPixel
+        // The second buffer begins on a cache line.
+        let offset = (stride * options.height + 63) / 64 * 64
+        let block: ZeroedMemory = memory?(2 * offset) ?? HeapMemory(byteCount: 2 * offset)
+        precondition(block.bytes.count >= 2 * offset, "memory smaller than asked")
+        guard let base = block.bytes.baseAddress else { preconditionFailure("no memory") }
+        func surface(_ i: Int) -> Surface {
+            Surface(
+                base: base + i * offset, width: options.width, height: options.height,
+                stride: stride, format: options.format, owner: block)
+        }
+        return (surface(0), surface(1))
+    }
 
     public func backBuffer() throws -> BackBuffer {
         // The buffer being replaced is scanned out until the flip: wait for it.
@@ -156,7 +183,7 @@ public final class SimulatedDisplay: HandOverDisplay {
         }
         // Two buffers swap: the back one holds the frame shown before the last.
         let back = 1 - front
-        return BackBuffer(surface: buffers[back].surface, age: shown[back] ? 2 : 0)
+        return BackBuffer(surface: back == 0 ? buffers.0 : buffers.1, age: shown[back] ? 2 : 0)
     }
 
     public func present(damage: [IntRect]) throws {
@@ -171,11 +198,14 @@ public final class SimulatedDisplay: HandOverDisplay {
                 pixelsPresented += c.width * c.height
             }
         }
+        // The present begins after the drawing: the virtual clock reads the
+        // CPU time it took.
+        let begun = waitClock.settledNow()
         // The transfer takes its time; the frame then latches on the next
         // blank, which the next `backBuffer()` waits for (as a page flip).
         if options.presentNanoseconds > 0 {
             // A transfer in flight finishes, also when a stop is requested.
-            waitClock.finish(until: waitClock.now() + options.presentNanoseconds)
+            waitClock.finish(until: begun + options.presentNanoseconds)
         }
         // Blank k is at `opened + floor(k * 1e9 / refresh)` (exact, as the
         // scheduler's slots: at refresh = fps a frame presented at its slot's
@@ -211,4 +241,22 @@ public final class SimulatedDisplay: HandOverDisplay {
     public var isShowingPicture: Bool { false }
     public func releaseRetained() {}
     public func invalidateScreen() {}
+}
+
+/// Memory that reads as zero until written, valid while the object lives:
+/// what a simulated display keeps its buffers in.
+public protocol ZeroedMemory: AnyObject {
+    var bytes: UnsafeMutableRawBufferPointer { get }
+}
+
+/// Zeroed memory from the heap (cleared here: the allocator may reuse memory).
+final class HeapMemory: ZeroedMemory {
+    let bytes: UnsafeMutableRawBufferPointer
+
+    init(byteCount: Int) {
+        bytes = .allocate(byteCount: max(byteCount, 1), alignment: 64)
+        bytes.initializeMemory(as: UInt8.self, repeating: 0)
+    }
+
+    deinit { bytes.deallocate() }
 }

@@ -12,9 +12,15 @@ public protocol FrameClock: AnyObject {
     /// Returns at `deadline` or later, even while the run is being stopped:
     /// work in flight (a slow panel's transfer) finishes.
     func finish(until deadline: UInt64)
+    /// `now()` with all the work done so far counted: `now()` itself for a
+    /// clock that reads the time; one that reads its work lazily (the
+    /// virtual clock) reads it first. Where a run starts.
+    func settledNow() -> UInt64
 }
 
 extension FrameClock {
+    public func settledNow() -> UInt64 { now() }
+
     public func finish(until deadline: UInt64) {
         while now() < deadline { sleep(until: deadline) }
     }
@@ -25,9 +31,17 @@ extension FrameClock {
 /// Tests use it directly; the simulated display's `clock=virtual` is one.
 /// Work done between waits takes no time on it unless `advance(by:)` says so
 /// (a test's stall, a slow present), or unless it is given a `work` clock
-/// (the process's CPU time): then it also moves as that one does, so the
+/// (the CPU time drawing uses): then it also moves as that one does, so the
 /// work done between waits (drawing a frame) costs on it what it cost the
 /// CPU, and only the waits are skipped.
+///
+/// Reading a CPU clock is a system call (about 0.6 us, ten times a frame
+/// if every `now()` made one), so the work clock is read where it decides
+/// something: when a wait would jump (the jump starts from the work done
+/// until then, so a wait absorbs it as a real one would) and when
+/// `settledNow()` is called (where a run starts, and a display presenting:
+/// the present lands after the drawing). `now()` adds the work read last;
+/// work done since is counted at the next read, never lost.
 public final class ManualClock: FrameClock {
     /// Nanoseconds jumped and advanced; `now()` adds the work done since the start.
     public private(set) var time: UInt64
@@ -37,6 +51,8 @@ public final class ManualClock: FrameClock {
     public var recordsSleeps: Bool
     private let work: (() -> UInt64)?
     private let workStart: UInt64
+    /// The work done since the clock was made, as read last.
+    private var worked: UInt64 = 0
 
     /// - Parameter work: a clock of the work done (CPU nanoseconds, never
     ///   decreasing) whose progress `now()` adds; `nil`: work takes no time.
@@ -47,18 +63,24 @@ public final class ManualClock: FrameClock {
         workStart = work?() ?? 0
     }
 
-    /// The work done since the clock was made (0 without a work clock).
-    private var worked: UInt64 {
-        guard let work else { return 0 }
-        let w = work()
-        return w > workStart ? w - workStart : 0
-    }
-
+    /// The time, with the work done until the last read of the work clock.
     public func now() -> UInt64 { time + worked }
+
+    /// Reads the work clock (a system call for a CPU clock) and returns the
+    /// time with all the work done until now.
+    public func settledNow() -> UInt64 {
+        if let work {
+            let w = work()
+            if w > workStart + worked { worked = w - workStart }
+        }
+        return time + worked
+    }
 
     public func sleep(until deadline: UInt64) {
         if recordsSleeps { sleeps.append(deadline) }
-        let current = now()
+        // Past already with the work read last: later with all of it, too.
+        guard deadline > now() else { return }
+        let current = settledNow()
         if deadline > current { time += deadline - current }
     }
 

@@ -50,7 +50,8 @@ public final class FrameScheduler {
     /// The CPU time used so far (nanoseconds), read around each frame.
     private let cpuTime: (() -> UInt64)?
 
-    /// - Parameter cpuTime: the process's CPU time in nanoseconds; with it
+    /// - Parameter cpuTime: the CPU time of the thread that draws (fbanim:
+    ///   `CLOCK_THREAD_CPUTIME_ID`), in nanoseconds; with it
     ///   the books keep the CPU time each frame took (`drawCPUTimes`).
     /// - Precondition: `1 <= fps <= 1000`.
     public init(fps: Int, clock: FrameClock, cpuTime: (() -> UInt64)? = nil) {
@@ -115,7 +116,7 @@ public final class FrameScheduler {
         _ presenter: FramePresenter, slots: Int? = nil, duration: UInt64? = nil,
         shouldStop: () -> Bool = { false }
     ) throws -> Books {
-        start = clock.now()
+        start = clock.settledNow()
         next = 0
         recentCount = 0
         books = Books(fps: fps)
@@ -164,11 +165,11 @@ public final class FrameScheduler {
             // refresh gave it back long ago, so a frame costs one wake-up,
             // not one for the flip and one for the slot.
             try presenter.prepareFrame()
+            let began = clock.now()
             // It came back late (a slow panel's transfer): plan again from now.
-            if slot(at: clock.now() + expected) > target { continue }
+            if slot(at: began + expected) > target { continue }
             let time = Double(deadline(ofSlot: target) - start) / 1e9
             let cpuBefore = cpuTime?() ?? 0
-            let began = clock.now()
             let outcome = try presenter.presentFrame(at: time)
             let ended = clock.now()
             let cpuAfter = cpuTime?() ?? 0

@@ -75,6 +75,45 @@ import _FBTestSupport
         }
     }
 
+    /// Zeroed memory the test hands out, as the kernel's mapping would be.
+    final class Block: ZeroedMemory {
+        let bytes: UnsafeMutableRawBufferPointer
+        init(_ count: Int) {
+            bytes = .allocate(byteCount: count, alignment: 64)
+            bytes.initializeMemory(as: UInt8.self, repeating: 0)
+        }
+        deinit { bytes.deallocate() }
+    }
+
+    /// The two buffers live in the memory the opener gives (the kernel's
+    /// mapping, for fbanim), apart; without any, in the heap, zeroed.
+    @Test func buffersLiveInTheMemoryGiven() throws {
+        guard case let .simulated(options) = try DeviceName.parse("sim:7x5:rgb888") else {
+            throw DeviceName.ParseError(description: "not a sim")
+        }
+        var asked: [Int] = []
+        var block: Block?
+        let d = SimulatedDisplay(
+            options, systemClock: ManualClock(),
+            memory: { count in
+                asked.append(count)
+                block = Block(count)
+                return block
+            })
+        let memory = try #require(block).bytes
+        let back = try d.backBuffer()
+        #expect(asked.count == 1 && asked[0] >= 2 * 7 * 5 * 3)
+        let start = try #require(memory.baseAddress)
+        for base in [d.screen.base, back.surface.base] {
+            #expect(base >= start && base + 7 * 5 * 3 <= start + memory.count)
+        }
+        #expect(abs(d.screen.base - back.surface.base) >= 7 * 5 * 3)
+        let heap = SimulatedDisplay(options, systemClock: ManualClock(), memory: { _ in nil })
+        #expect(bytes(heap.screen) == [UInt8](repeating: 0, count: 7 * 5 * 3))
+        let other = try heap.backBuffer().surface
+        #expect(bytes(other) == [UInt8](repeating: 0, count: 7 * 5 * 3))
+    }
+
     @Test(arguments: ["0", "5", "12.5", "0.000001", "50"])
     func presentTakesPresentMsOnTheVirtualClock(ms: String) throws {
         let d = try open("sim:8x8?clock=virtual&present_ms=\(ms)")
