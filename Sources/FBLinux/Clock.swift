@@ -43,7 +43,6 @@ public func machineDescription() -> String {
 }
 
 /// Whether something exists at `path` (`stat` succeeds; a dangling link does not).
-public func pathExists(_ path: String) -> Bool {
-    var info = stat()
-    return stat(path, &info) == 0
+public func pathExists(_ path: String, system: SystemCalls = LinuxSystemCalls.shared) -> Bool {
+    system.exists(path)
 }
