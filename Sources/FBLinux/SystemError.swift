@@ -29,6 +29,30 @@ public struct SystemError: Error, Equatable, Hashable, Sendable, CustomStringCon
 
     /// `"<call>: <reason>"`.
     public var description: String { "\(call): \(reason)" }
+
+    /// What a failure means for the person running fbanim, by `errno`.
+    public enum Category: Sendable, Equatable {
+        /// The file or device is not there (`ENOENT`, `ENOTDIR`).
+        case missing
+        /// Not allowed for this user, or on a read-only file system
+        /// (`EACCES`, `EPERM`, `EROFS`).
+        case permissionDenied
+        /// No driver answers behind the node: unplugged or unbound (`ENXIO`, `ENODEV`).
+        case noDevice
+        /// Anything else: the call's own reason says what.
+        case other
+    }
+
+    /// The category of `errno`: the one table every caller reads, so a
+    /// permission problem is one everywhere.
+    public var category: Category {
+        switch errno {
+        case ENOENT, ENOTDIR: .missing
+        case EACCES, EPERM, EROFS: .permissionDenied
+        case ENXIO, ENODEV: .noDevice
+        default: .other
+        }
+    }
 }
 
 /// Runs a system call and turns its `-1` into a `SystemError`: the one funnel.
