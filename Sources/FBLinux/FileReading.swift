@@ -38,3 +38,8 @@ public func linkTarget(_ path: String, system: SystemCalls = LinuxSystemCalls.sh
     guard let target = try? system.readlink(path), !target.isEmpty else { return nil }
     return target
 }
+
+/// Whether something exists at `path` (`stat` succeeds; a dangling link does not).
+public func pathExists(_ path: String, system: SystemCalls = LinuxSystemCalls.shared) -> Bool {
+    system.exists(path)
+}
