@@ -13,6 +13,10 @@ import Testing
 final class FaultySystemCalls: SystemCalls {
     /// Queued errnos by call name (`"write"`, `"fsync"`, `"poll"`...), first first.
     var faults: [String: [Int32]] = [:]
+    /// Errnos a call fails with every time, once its queue is empty.
+    var lastingFaults: [String: Int32] = [:]
+    /// Descriptors `isatty` says are terminals.
+    var terminals: Set<Int32> = []
     /// At most this many bytes a `write(2)`: short writes.
     var writeLimit = Int.max
     /// When set, `poll` and `pollInput` do not wait: they answer this many
@@ -30,7 +34,10 @@ final class FaultySystemCalls: SystemCalls {
     private let real = LinuxSystemCalls.shared
 
     private func fault(_ call: String) throws(SystemError) {
-        guard var queue = faults[call], !queue.isEmpty else { return }
+        guard var queue = faults[call], !queue.isEmpty else {
+            if let code = lastingFaults[call] { throw SystemError(errno: code, call: call) }
+            return
+        }
         let code = queue.removeFirst()
         faults[call] = queue
         throw SystemError(errno: code, call: call)
@@ -49,6 +56,10 @@ final class FaultySystemCalls: SystemCalls {
     func close(_ fd: FileDescriptor) {
         closed.append(fd.rawValue)
         if fakeDescriptors[fd.rawValue] == nil { real.close(fd) }
+    }
+
+    func isTerminal(_ fd: FileDescriptor) -> Bool {
+        terminals.contains(fd.rawValue) || real.isTerminal(fd)
     }
 
     func fstat(_ fd: FileDescriptor) throws(SystemError) -> Glibc.stat {
@@ -221,5 +232,45 @@ final class FaultySystemCalls: SystemCalls {
         var buffer = [UInt8](repeating: 0, count: 64)
         let n = Glibc.read(ends[0], &buffer, buffer.count)
         #expect(String(decoding: buffer.prefix(max(n, 0)), as: UTF8.self) == "kept\nsent\n")
+    }
+
+    /// A terminal that takes no bytes (XOFF, a stalled ssh): the restore at
+    /// close gives up after one second of the display's clock, in 50 ms
+    /// waits, so a stop is never held up by it.
+    @Test func aStalledTerminalsRestoreGivesUpOnTheInjectedClock() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { for fd in ends { Glibc.close(fd) } }
+        let clock = ManualClock()
+        let system = FaultySystemCalls()
+        system.terminals = [ends[1]]
+        system.pollAnswer = 0
+        system.clock = clock
+        let display = try TerminalDisplay(fd: ends[1], system: system, time: clock)
+        #expect(display.description.width == 80)  // a pipe has no window size
+        system.lastingFaults["write"] = EAGAIN
+        display.close()
+        #expect(system.pollTimeouts == Array(repeating: 50, count: 20))
+        #expect(clock.now() == 1_000_000_000)
+    }
+
+    /// A terminal that hangs up fails writes a moment before SIGHUP comes:
+    /// the write waits 100 ms of the clock for the signal, then reports `EIO`.
+    @Test func aHungUpTerminalGetsItsGraceOnTheInjectedClock() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { for fd in ends { Glibc.close(fd) } }
+        let clock = ManualClock(start: 7)
+        let system = FaultySystemCalls()
+        system.terminals = [ends[1]]
+        let display = try TerminalDisplay(fd: ends[1], system: system, time: clock)
+        let back = try display.backBuffer()
+        system.faults["write"] = [EIO]
+        #expect(throws: SystemError(errno: EIO, call: "write")) {
+            try display.present(damage: [back.surface.bounds])
+        }
+        #expect(clock.now() == 7 + 100_000_000)
+        system.faults["write"] = nil
+        display.close()
     }
 }
