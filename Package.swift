@@ -116,7 +116,7 @@ let package = Package(
         .testTarget(name: "FBBootTests", dependencies: ["FBBoot", "_FBTestSupport"]),
         .testTarget(
             name: "FBLinuxTests",
-            dependencies: ["FBLinux", "CFBLinux", "FBRaster", "_FBTestSupport"]),
+            dependencies: ["FBLinux", "CFBLinux", "FBRaster", "FBScheduler", "_FBTestSupport"]),
         .testTarget(name: "FBAnimTests", dependencies: ["FBAnim"]),
         .testTarget(
             name: "FBAnimCLITests",

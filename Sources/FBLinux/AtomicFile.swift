@@ -17,11 +17,12 @@ import Glibc
 ///   or read-only directory), `write`, `fsync`, `close`, `rename` (`EISDIR`
 ///   when `path` is a directory), ...
 public func writeFileAtomically(
-    _ bytes: [UInt8], to path: String, permissions: mode_t? = nil
+    _ bytes: [UInt8], to path: String, permissions: mode_t? = nil,
+    system: SystemCalls = LinuxSystemCalls.shared
 ) throws(SystemError) {
     do {
-        try writeFileAtomically(to: path, permissions: permissions) { file in
-            try writeAll(file.fd, bytes, call: "write")
+        try writeFileAtomically(to: path, permissions: permissions, system: system) { file in
+            try file.system.write(file.fd, bytes)
         }
     } catch let error as SystemError {
         throw error
@@ -32,21 +33,13 @@ public func writeFileAtomically(
 
 /// The temporary file `writeFileAtomically(to:permissions:contents:)` fills.
 public struct AtomicFileWriter {
-    let fd: Int32
+    let fd: FileDescriptor
+    let system: SystemCalls
 
     /// Writes all of `bytes`, after short writes and `EINTR` too.
     /// - Throws: `SystemError` from `write` (`ENOSPC`, `EIO`...).
     public func write(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
-        var offset = 0
-        while offset < bytes.count {
-            let count = min(bytes.count - offset, 1 << 30)
-            let written = try systemCall("write") {
-                Glibc.write(fd, bytes.baseAddress! + offset, count)
-            }
-            // write(2) returns 0 only for a zero count; never loop on it.
-            guard written > 0 else { throw SystemError(errno: EIO, call: "write") }
-            offset += written
-        }
+        try system.writeAll(fd, bytes, inherited: false)
     }
 }
 
@@ -55,17 +48,20 @@ public struct AtomicFileWriter {
 /// never has to be in memory whole. Whatever `contents` throws removes the
 /// temporary file and is thrown on.
 public func writeFileAtomically(
-    to path: String, permissions: mode_t? = nil, contents: (AtomicFileWriter) throws -> Void
+    to path: String, permissions: mode_t? = nil, system: SystemCalls = LinuxSystemCalls.shared,
+    contents: (AtomicFileWriter) throws -> Void
 ) throws {
     // A file replaced keeps its mode; a new one gets 0666 less the umask,
     // as `open(O_CREAT)` would give it.
-    var existing = stat()
     let mode: mode_t
     if let permissions {
         mode = permissions
-    } else if stat(path, &existing) == 0 && existing.st_mode & S_IFMT == S_IFREG {
+    } else if let existing = try? system.stat(path, followLinks: true),
+        existing.st_mode & S_IFMT == S_IFREG
+    {
         mode = existing.st_mode & 0o7777
     } else {
+        // umask(2) cannot fail: read by setting it and setting it back.
         let mask = umask(0o022)
         umask(mask)
         mode = 0o666 & ~mask
@@ -78,23 +74,23 @@ public func writeFileAtomically(
     template += Array(name.utf8.prefix(128)).map { CChar(bitPattern: $0) }
     template += Array(".XXXXXX".utf8CString)
 
-    let fd = try systemCall("mkstemp") { mkstemp(&template) }
+    let fd = try system.makeTemporaryFile(&template)
+    let temporary = String(
+        decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     var isOpen = true
     do {
-        // Only hygiene: fbanim does not exec, but a library user might.
-        _ = try systemCall("fcntl") { fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        _ = try systemCall("fchmod") { fchmod(fd, mode) }
-        try contents(AtomicFileWriter(fd: fd))
-        _ = try systemCall("fsync") { fsync(fd) }
+        try system.fchmod(fd, mode)
+        try contents(AtomicFileWriter(fd: fd, system: system))
+        try system.fsync(fd)
         isOpen = false
-        _ = try systemCall("close", retryOnInterrupt: false) { close(fd) }
-        _ = try systemCall("rename") { rename(template, path) }
+        try system.closeReportingFailure(fd)
+        try system.rename(temporary, to: path)
     } catch {
-        if isOpen { close(fd) }
-        unlink(template)
+        if isOpen { system.close(fd) }
+        try? system.unlink(temporary)
         throw error
     }
-    syncDirectory(directory)
+    syncDirectory(directory, system)
 }
 
 /// Checks, before any work, that `writeFileAtomically` should be able to replace `path`.
@@ -103,19 +99,18 @@ public func writeFileAtomically(
 /// destination that is a directory) so a big frame is not drawn for nothing.
 /// The write itself still reports anything this check cannot foresee.
 /// - Throws: `SystemError` with `ENOENT`, `ENOTDIR`, `EISDIR`, `EACCES` or `EROFS`.
-public func checkFileReplaceable(_ path: String) throws(SystemError) {
+public func checkFileReplaceable(_ path: String, system: SystemCalls = LinuxSystemCalls.shared)
+    throws(SystemError)
+{
     let (directory, name) = splitPath(path)
     guard !name.isEmpty else { throw SystemError(errno: EISDIR, call: "stat") }
-    var info = stat()
-    _ = try systemCall("stat") { stat(directory, &info) }
+    let info = try system.stat(directory, followLinks: true)
     guard info.st_mode & S_IFMT == S_IFDIR else { throw SystemError(errno: ENOTDIR, call: "stat") }
-    if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+    if let target = try? system.stat(path, followLinks: true), target.st_mode & S_IFMT == S_IFDIR {
         throw SystemError(errno: EISDIR, call: "stat")
     }
-    // AT_EACCESS: judge with the effective ids, as the real open will.
-    _ = try systemCall("faccessat") {
-        faccessat(AT_FDCWD, directory, W_OK | X_OK, AT_EACCESS)
-    }
+    // Judged with the effective ids, as the real open will.
+    try system.access(directory, W_OK | X_OK)
 }
 
 /// Splits a path into its directory (`.` when there is none) and last component.
@@ -128,9 +123,8 @@ func splitPath(_ path: String) -> (directory: String, name: String) {
 
 /// `fsync`s a directory so a rename in it is durable; failures are ignored
 /// because the file itself is already complete and in place.
-private func syncDirectory(_ directory: String) {
-    guard let fd = try? systemCall("open", { open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC) })
-    else { return }
-    _ = try? systemCall("fsync") { fsync(fd) }
-    close(fd)
+private func syncDirectory(_ directory: String, _ system: SystemCalls) {
+    guard let fd = try? system.open(directory, flags: O_RDONLY | O_DIRECTORY) else { return }
+    try? system.fsync(fd)
+    system.close(fd)
 }

@@ -1,3 +1,4 @@
+import FBScheduler
 import Glibc
 
 /// What a boot splash needs from the system around it: systemd's notify
@@ -8,11 +9,13 @@ public enum BootEnvironment {
     /// `sd_notify` does (no libsystemd needed). Nothing when it is unset.
     /// - Returns: whether a datagram went out.
     @discardableResult
-    public static func notifySystemd(_ state: String) -> Bool {
+    public static func notifySystemd(_ state: String, system: SystemCalls = LinuxSystemCalls.shared)
+        -> Bool
+    {
         guard let address = environment("NOTIFY_SOCKET"), !address.isEmpty,
             address.hasPrefix("/") || address.hasPrefix("@")
         else { return false }
-        return (try? UnixSocket.sendDatagram(Array(state.utf8), to: address)) != nil
+        return (try? UnixSocket.sendDatagram(Array(state.utf8), to: address, system: system)) != nil
     }
 
     /// The value of an environment variable.
@@ -30,8 +33,12 @@ public enum BootEnvironment {
     }
 
     /// The kernel command line (`/proc/cmdline`), `""` when it cannot be read.
-    public static func kernelCommandLine(path: String = "/proc/cmdline") -> String {
-        (try? readSmallFile(path, limit: 65536)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    public static func kernelCommandLine(
+        path: String = "/proc/cmdline", system: SystemCalls = LinuxSystemCalls.shared
+    ) -> String {
+        (try? readSmallFile(path, limit: 65536, system: system)).map {
+            String(decoding: $0, as: UTF8.self)
+        } ?? ""
     }
 
     /// A small configuration or state file, read without ever blocking
@@ -41,11 +48,13 @@ public enum BootEnvironment {
     /// - Throws: `SystemError`: `ENOENT`, `EACCES`, `EISDIR` for a directory,
     ///   `EINVAL` for a device or socket, `EFBIG` when larger than `limit`,
     ///   `ETIMEDOUT` for a pipe whose writer neither writes nor closes.
-    public static func readSmallFile(_ path: String, limit: Int) throws(SystemError) -> [UInt8] {
-        let fd = try systemCall("open") { open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }
-        defer { close(fd) }
-        var info = stat()
-        _ = try systemCall("fstat") { fstat(fd, &info) }
+    public static func readSmallFile(
+        _ path: String, limit: Int, system: SystemCalls = LinuxSystemCalls.shared,
+        time: FrameClock = MonotonicClock.shared
+    ) throws(SystemError) -> [UInt8] {
+        let fd = try system.open(path, flags: O_RDONLY | O_NONBLOCK | O_NOCTTY)
+        defer { system.close(fd) }
+        let info = try system.fstat(fd)
         let isPipe: Bool
         switch info.st_mode & S_IFMT {
         case S_IFREG: isPipe = false
@@ -54,7 +63,7 @@ public enum BootEnvironment {
         default: throw SystemError(errno: EINVAL, call: "read")
         }
         guard info.st_size <= limit else { throw SystemError(errno: EFBIG, call: "read") }
-        let deadline = monotonicNanoseconds() + 5_000_000_000
+        let deadline = time.now() + pipeTimeout
         // Sized by the file (a pipe grows it as bytes come), never by the
         // limit: a 64 MiB font limit must not cost 64 MiB for a 700 KB font.
         var bytes = [UInt8](repeating: 0, count: isPipe ? 4096 : Int(info.st_size) + 1)
@@ -63,52 +72,62 @@ public enum BootEnvironment {
             if count == bytes.count {
                 bytes += [UInt8](repeating: 0, count: min(bytes.count, limit + 1 - count))
             }
-            let n = bytes.withUnsafeMutableBufferPointer { buffer in
-                Glibc.read(fd, buffer.baseAddress! + count, buffer.count - count)
-            }
-            if n > 0 {
-                count += n
-            } else if n == 0 {
-                break
-            } else if errno == EAGAIN && isPipe {
-                let now = monotonicNanoseconds()
+            let n: Int
+            do throws(SystemError) {
+                n = try system.read(fd, into: &bytes, at: count)
+            } catch {
+                guard error.errno == EAGAIN && isPipe else { throw error }
+                let now = time.now()
                 guard now < deadline else { throw SystemError(errno: ETIMEDOUT, call: "read") }
-                var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                _ = poll(&entry, 1, Int32((deadline - now) / 1_000_000) + 1)
-            } else if errno != EINTR {
-                throw SystemError(errno: errno, call: "read")
+                // Woken by input, a signal or the timeout alike: the read says which.
+                _ = try? system.pollInput(
+                    fd, timeoutMilliseconds: Int32((deadline - now) / 1_000_000) + 1)
+                continue
             }
+            if n == 0 { break }
+            count += n
         }
         guard count <= limit else { throw SystemError(errno: EFBIG, call: "read") }
         bytes.removeLast(bytes.count - count)
         return bytes
     }
 
+    /// How long `readSmallFile` waits for a pipe's writer.
+    static let pipeTimeout: UInt64 = 5_000_000_000
+
     /// Writes this process's id to `path` (Plymouth's `/run/plymouth/pid`,
     /// where systemd's tools look), making its folder if needed.
     /// - Throws: `SystemError` from `mkdir` or the write.
-    public static func writePidFile(_ path: String) throws(SystemError) {
+    public static func writePidFile(_ path: String, system: SystemCalls = LinuxSystemCalls.shared)
+        throws(SystemError)
+    {
         let (directory, _) = splitPath(path)
-        if mkdir(directory, 0o755) != 0 && errno != EEXIST {
-            throw SystemError(errno: errno, call: "mkdir \(directory)")
-        }
-        try writeFileAtomically(Array("\(getpid())\n".utf8), to: path, permissions: 0o644)
+        try makeDirectory(directory, system: system)
+        try writeFileAtomically(
+            Array("\(getpid())\n".utf8), to: path, permissions: 0o644, system: system)
     }
 
     /// Makes `path` (one level) unless it exists.
-    public static func makeDirectory(_ path: String, mode: mode_t = 0o755) throws(SystemError) {
-        if mkdir(path, mode) != 0 && errno != EEXIST {
-            throw SystemError(errno: errno, call: "mkdir \(path)")
+    public static func makeDirectory(
+        _ path: String, mode: mode_t = 0o755, system: SystemCalls = LinuxSystemCalls.shared
+    ) throws(SystemError) {
+        do throws(SystemError) {
+            try system.mkdir(path, mode: mode)
+        } catch {
+            if error.errno != EEXIST {
+                throw SystemError(errno: error.errno, call: "mkdir \(path)")
+            }
         }
     }
 
     /// Removes the pid file at `path` if it still names this process.
-    public static func removePidFile(_ path: String) {
-        guard let bytes = try? readSmallFile(path, limit: 64),
+    public static func removePidFile(_ path: String, system: SystemCalls = LinuxSystemCalls.shared)
+    {
+        guard let bytes = try? readSmallFile(path, limit: 64, system: system),
             String(decoding: bytes, as: UTF8.self).split(separator: "\n").first
                 == Substring("\(getpid())")
         else { return }
-        unlink(path)
+        try? system.unlink(path)
     }
 
     /// Removes what a splash that was killed left behind: a pid file naming
@@ -117,38 +136,58 @@ public enum BootEnvironment {
     /// would block forever).
     /// - Returns: the paths removed.
     @discardableResult
-    public static func removeStaleSplashFiles(pidFile: String, fifo: String) -> [String] {
+    public static func removeStaleSplashFiles(
+        pidFile: String, fifo: String, system: SystemCalls = LinuxSystemCalls.shared
+    ) -> [String] {
         var removed: [String] = []
-        if let bytes = try? readSmallFile(pidFile, limit: 64),
+        if let bytes = try? readSmallFile(pidFile, limit: 64, system: system),
             let line = String(decoding: bytes, as: UTF8.self).split(separator: "\n").first,
-            let pid = Int32(line), pid > 0, kill(pid, 0) != 0, errno == ESRCH
+            let pid = Int32(line), pid > 0, signalError(pid, system) == ESRCH
         {
-            if unlink(pidFile) == 0 { removed.append(pidFile) }
+            if (try? system.unlink(pidFile)) != nil { removed.append(pidFile) }
         }
-        var info = stat()
-        if lstat(fifo, &info) == 0, info.st_mode & S_IFMT == S_IFIFO {
-            let fd = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
-            if fd >= 0 {
-                close(fd)  // someone reads it: a splash runs
-            } else if errno == ENXIO, unlink(fifo) == 0 {
-                removed.append(fifo)
+        if let info = try? system.stat(fifo, followLinks: false), info.st_mode & S_IFMT == S_IFIFO {
+            do throws(SystemError) {
+                system.close(try system.open(fifo, flags: O_WRONLY | O_NONBLOCK))
+                // Someone reads it: a splash runs.
+            } catch {
+                if error.errno == ENXIO, (try? system.unlink(fifo)) != nil { removed.append(fifo) }
             }
         }
         return removed
     }
 
     /// The process named in a pid file, if it names a running one.
-    public static func process(inPidFile path: String) -> Int32? {
-        guard let bytes = try? readSmallFile(path, limit: 64),
+    public static func process(
+        inPidFile path: String, system: SystemCalls = LinuxSystemCalls.shared
+    )
+        -> Int32?
+    {
+        guard let bytes = try? readSmallFile(path, limit: 64, system: system),
             let line = String(decoding: bytes, as: UTF8.self).split(separator: "\n").first,
-            let pid = Int32(line), pid > 0, kill(pid, 0) == 0 || errno == EPERM
+            let pid = Int32(line), pid > 0, [0, EPERM].contains(signalError(pid, system))
         else { return nil }
         return pid
     }
 
+    /// The `errno` of `kill(pid, 0)`, 0 when it succeeds: `ESRCH` when no
+    /// such process runs, `EPERM` when it runs as another user.
+    private static func signalError(_ pid: Int32, _ system: SystemCalls) -> Int32 {
+        do throws(SystemError) {
+            try system.kill(pid, 0)
+            return 0
+        } catch {
+            return error.errno
+        }
+    }
+
     /// The command name of process `pid` (`/proc/PID/comm`), if it runs.
-    public static func commandName(of pid: Int32) -> String? {
-        guard let bytes = try? readSmallFile("/proc/\(pid)/comm", limit: 64) else { return nil }
+    public static func commandName(of pid: Int32, system: SystemCalls = LinuxSystemCalls.shared)
+        -> String?
+    {
+        guard let bytes = try? readSmallFile("/proc/\(pid)/comm", limit: 64, system: system) else {
+            return nil
+        }
         return String(decoding: bytes, as: UTF8.self).trimmedSpaces
     }
 
@@ -163,18 +202,32 @@ public enum BootEnvironment {
     /// Moves this process into `directory` as its root (`chroot`, then
     /// `chdir("/")`), as plymouthd does when the boot leaves the initramfs.
     /// - Throws: `SystemError` (`ENOENT`, `ENOTDIR`, `EPERM` without root).
-    public static func changeRoot(to directory: String) throws(SystemError) {
-        _ = try systemCall("chroot") { chroot(directory) }
-        _ = try systemCall("chdir") { chdir("/") }
+    public static func changeRoot(
+        to directory: String, system: SystemCalls = LinuxSystemCalls.shared
+    )
+        throws(SystemError)
+    {
+        try system.chroot(directory)
+        try system.chdir("/")
     }
 
     /// The id of the group `name`, if it exists.
-    public static func groupID(_ name: String) -> UInt32? { getgrnam(name)?.pointee.gr_gid }
+    public static func groupID(_ name: String) -> UInt32? {
+        groupID(name, system: LinuxSystemCalls.shared)
+    }
+
+    /// The id of the group `name`, if it exists, asked through `system`.
+    public static func groupID(_ name: String, system: SystemCalls) -> UInt32? {
+        system.groupID(name)
+    }
 
     /// Whether process `pid` is in group `gid` (primary or supplementary:
     /// `/proc/PID/status`'s `Gid:` and `Groups:` lines).
-    public static func process(_ pid: Int32, isInGroup gid: UInt32) -> Bool {
-        guard let bytes = try? readSmallFile("/proc/\(pid)/status", limit: 65536) else {
+    public static func process(
+        _ pid: Int32, isInGroup gid: UInt32, system: SystemCalls = LinuxSystemCalls.shared
+    ) -> Bool {
+        guard let bytes = try? readSmallFile("/proc/\(pid)/status", limit: 65536, system: system)
+        else {
             return false
         }
         for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n")

@@ -50,6 +50,8 @@ public final class DRMDisplay: Display {
     public let panelRotation: Int
 
     let card: DRMCard
+    /// The clock the flip waits' timeouts are read on.
+    let time: FrameClock
     /// The cached buffer fbanim draws into; `nil` when it draws straight into the dumb buffer.
     private let shadow: PixelBuffer?
     var front = 0
@@ -73,6 +75,7 @@ public final class DRMDisplay: Display {
     ///     take it (a board profile's `format`); otherwise fbanim's choice.
     ///   - kernelCommandLine: the kernel command line whose `video=` options
     ///     turn the picture; `nil` reads `/proc/cmdline`.
+    ///   - time: the clock the waits for flip events are timed on.
     /// - Throws: `DeviceError`: `.missing`, `.permissionDenied`; `.busy`
     ///   when another program (a display server) is master; `.unusable` for
     ///   a file that is not a DRM device, a device without dumb buffers or
@@ -80,8 +83,9 @@ public final class DRMDisplay: Display {
     public init(
         path: String, connector: String? = nil, format: PixelFormat? = nil,
         kernelCommandLine: String? = nil, system: SystemCalls = LinuxSystemCalls.shared,
-        kms: ModeSetting = LibDRM.shared
+        kms: ModeSetting = LibDRM.shared, time: FrameClock = MonotonicClock.shared
     ) throws(DeviceError) {
+        self.time = time
         let fd: FileDescriptor
         do throws(SystemError) {
             fd = try system.open(path, flags: O_RDWR)
@@ -239,9 +243,9 @@ public final class DRMDisplay: Display {
     /// Handles flip events until no output has a flip pending.
     func waitForFlips(timeoutNanoseconds: UInt64) throws(SystemError) {
         guard card.outputs.contains(where: { $0.flipPending.pointee }) else { return }
-        let deadline = monotonicNanoseconds() + timeoutNanoseconds
+        let deadline = time.now() + timeoutNanoseconds
         while card.outputs.contains(where: { $0.flipPending.pointee }) {
-            let now = monotonicNanoseconds()
+            let now = time.now()
             guard now < deadline else {
                 throw SystemError(errno: ETIMEDOUT, call: "waiting for the page flip event")
             }

@@ -83,9 +83,9 @@ public enum DeviceDiscovery {
         to path: String, in directory: String = "/dev/dri/by-path",
         system: SystemCalls = LinuxSystemCalls.shared
     ) -> [String] {
-        guard let target = canonicalPath(path) else { return [] }
+        guard let target = canonicalPath(path, system: system) else { return [] }
         return system.directoryEntries(directory).sorted().map { "\(directory)/\($0)" }
-            .filter { canonicalPath($0) == target }
+            .filter { canonicalPath($0, system: system) == target }
     }
 
     /// Reads the screen info of the fbdev at `path` (opens it, maps nothing).
@@ -161,7 +161,8 @@ extension DeviceDiscovery {
                 continue
             }
             let name = path.split(separator: "/").last.map(String.init) ?? path
-            let kernelDriver = driverName(ofSysfsDevice: "/sys/class/drm/\(name)/device")
+            let kernelDriver = driverName(
+                ofSysfsDevice: "/sys/class/drm/\(name)/device", system: system)
             guard report.driver == driver || kernelDriver == driver else { continue }
             guard let connector else { return path }
             if report.connectors.contains(where: {
@@ -188,11 +189,10 @@ extension DeviceDiscovery {
 
     /// The name of the kernel driver bound to a sysfs device (the last part
     /// of its `driver` link), or `nil`.
-    static func driverName(ofSysfsDevice path: String) -> String? {
-        var buffer = [CChar](repeating: 0, count: 1024)
-        let n = readlink(path + "/driver", &buffer, buffer.count - 1)
-        guard n > 0 else { return nil }
-        let target = String(decoding: buffer.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    static func driverName(
+        ofSysfsDevice path: String, system: SystemCalls = LinuxSystemCalls.shared
+    ) -> String? {
+        guard let target = linkTarget(path + "/driver", system: system) else { return nil }
         return target.split(separator: "/").last.map(String.init)
     }
 }
@@ -200,12 +200,15 @@ extension DeviceDiscovery {
 extension DeviceDiscovery {
     /// Why the folder of DRM nodes cannot be listed (`EACCES` when another
     /// user owns a mode-700 `/dev/dri`), or `nil` when it can or does not exist.
-    public static func unlistableDRMFolder(_ path: String = "/dev/dri") -> SystemError? {
-        guard pathExists(path) else { return nil }
-        guard let directory = opendir(path) else {
-            return SystemError(errno: errno, call: "opendir")
+    public static func unlistableDRMFolder(
+        _ path: String = "/dev/dri", system: SystemCalls = LinuxSystemCalls.shared
+    ) -> SystemError? {
+        guard system.exists(path) else { return nil }
+        do throws(SystemError) {
+            _ = try system.listDirectory(path)
+            return nil
+        } catch {
+            return error
         }
-        closedir(directory)
-        return nil
     }
 }

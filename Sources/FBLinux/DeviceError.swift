@@ -34,19 +34,19 @@ public struct DeviceError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `"/dev/fb0: not a framebuffer device"` (the path once, also when the reason names it).
     public var description: String { reason.contains(path) ? reason : "\(path): \(reason)" }
 
-    /// Classifies a failed `open(2)` of a device node.
+    /// Classifies a failed `open(2)` of a device node (`SystemError.category`).
     public static func opening(_ path: String, _ error: SystemError) -> DeviceError {
-        switch error.errno {
-        case ENOENT, ENOTDIR:
+        switch error.category {
+        case .missing:
             return DeviceError(.missing, path: path, "no such device", underlying: error)
-        case EACCES, EPERM, EROFS:
+        case .permissionDenied:
             return DeviceError(
                 .permissionDenied, path: path, "permission denied", underlying: error)
-        case ENXIO, ENODEV:
+        case .noDevice:
             return DeviceError(
                 .unusable, path: path, "no driver behind this device node (\(error.reason))",
                 underlying: error)
-        default:
+        case .other:
             return DeviceError(
                 .unusable, path: path, "cannot open: \(error.reason)", underlying: error)
         }
@@ -56,13 +56,7 @@ public struct DeviceError: Error, Equatable, Sendable, CustomStringConvertible {
     /// permission problems, anything else makes the device unusable.
     public static func setting(_ path: String, _ what: String, _ error: SystemError) -> DeviceError
     {
-        switch error.errno {
-        case EACCES, EPERM:
-            return DeviceError(
-                .permissionDenied, path: path, "\(what): \(error.description)", underlying: error)
-        default:
-            return DeviceError(
-                .unusable, path: path, "\(what): \(error.description)", underlying: error)
-        }
+        let kind: Kind = error.category == .permissionDenied ? .permissionDenied : .unusable
+        return DeviceError(kind, path: path, "\(what): \(error.description)", underlying: error)
     }
 }

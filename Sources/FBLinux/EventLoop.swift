@@ -1,4 +1,4 @@
-import CFBLinux
+import FBScheduler
 import Glibc
 
 /// One `poll(2)` set for everything a splash listens to while it plays:
@@ -25,11 +25,21 @@ public final class EventLoop {
     private var changed = true
     private var interrupted = false
     private var rotation = 0
-    private let signalFD: Int32
+    private let signalFD: FileDescriptor
+    private let system: SystemCalls
+    /// The clock its deadlines are read on (`MonotonicClock` in real life).
+    public let time: FrameClock
 
+    /// - Parameters:
+    ///   - system: where `poll` and the signal pipe's reads go.
+    ///   - time: the clock of the deadlines given to `wait(until:)` and `drain(budget:)`.
     /// - Throws: `SystemError` when the signal pipe cannot be made (no descriptors left).
-    public init() throws(SystemError) {
-        signalFD = try systemCall("pipe2") { fbl_signal_wake_fd() }
+    public init(
+        system: SystemCalls = LinuxSystemCalls.shared, time: FrameClock = MonotonicClock.shared
+    ) throws(SystemError) {
+        self.system = system
+        self.time = time
+        signalFD = try system.signalWakePipe()
     }
 
     /// Calls `handler` with the returned events (`POLLIN`, `POLLOUT`,
@@ -65,7 +75,7 @@ public final class EventLoop {
     /// changed that the caller must look at (a new progress value, a quit).
     public func interrupt() { interrupted = true }
 
-    /// Waits until `deadline` (`CLOCK_MONOTONIC` nanoseconds), running the
+    /// Waits until `deadline` (nanoseconds of `time`), running the
     /// handlers of the descriptors that become ready.
     /// - Returns: `true` when cut short by `interrupt()` or a signal.
     @discardableResult
@@ -75,7 +85,7 @@ public final class EventLoop {
                 interrupted = false
                 return true
             }
-            let now = monotonicNanoseconds()
+            let now = time.now()
             guard now < deadline else { return false }
             // Millisecond timeouts, rounded up so the wait never ends early.
             let ms = Int32(min((deadline - now + 999_999) / 1_000_000, 60_000))
@@ -89,7 +99,7 @@ public final class EventLoop {
     /// - Returns: `true` when something asked to interrupt (or a signal came).
     @discardableResult
     public func drain(budget: UInt64 = 2_000_000) -> Bool {
-        pollOnce(timeoutMilliseconds: 0, until: monotonicNanoseconds() + budget)
+        pollOnce(timeoutMilliseconds: 0, until: time.now() + budget)
         defer { interrupted = false }
         return interrupted
     }
@@ -99,18 +109,22 @@ public final class EventLoop {
     /// and are served at the next wait). One handler at least runs.
     private func pollOnce(timeoutMilliseconds: Int32, until deadline: UInt64) {
         if changed { rebuild() }
-        let ready = fds.withUnsafeMutableBufferPointer {
-            poll($0.baseAddress, nfds_t($0.count), timeoutMilliseconds)
+        let polled = fds.withUnsafeMutableBufferPointer { list in
+            Result { () throws(SystemError) in
+                try system.poll(list, timeoutMilliseconds: timeoutMilliseconds)
+            }
         }
-        // EINTR: a signal; the pipe says which flags to look at.
-        guard ready > 0 else {
-            if ready < 0 && errno == EINTR { interrupted = true }
+        // EINTR: a signal; the pipe says which flags to look at. Any other
+        // failure (ENOMEM) is a wait that ended early: the caller waits again.
+        guard case .success(let ready) = polled, ready > 0 else {
+            if case .failure(let error) = polled, error.errno == EINTR { interrupted = true }
             return
         }
         if fds[0].revents != 0 {
             // Drained into a buffer on the stack: a signal costs no allocation.
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { sink in
-                while read(signalFD, sink.baseAddress, sink.count) > 0 {}
+                let raw = UnsafeMutableRawBufferPointer(sink)
+                while ((try? system.read(signalFD, into: raw)) ?? 0) > 0 {}
             }
             interrupted = true
         }
@@ -125,7 +139,7 @@ public final class EventLoop {
             let i = (k + rotation) % count
             let revents = fds[i + 1].revents
             guard revents != 0 else { continue }
-            if ran > 0 && deadline > 0 && monotonicNanoseconds() >= deadline { break }
+            if ran > 0 && deadline > 0 && time.now() >= deadline { break }
             watches[tokens[i]]?.handler(revents)
             ran += 1
         }
@@ -136,7 +150,7 @@ public final class EventLoop {
         changed = false
         fds.removeAll(keepingCapacity: true)
         tokens.removeAll(keepingCapacity: true)
-        fds.append(pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0))
+        fds.append(pollfd(fd: signalFD.rawValue, events: Int16(POLLIN), revents: 0))
         for (token, watch) in watches.sorted(by: { $0.key < $1.key }) {
             tokens.append(token)
             fds.append(pollfd(fd: watch.fd, events: watch.events, revents: 0))

@@ -1,4 +1,5 @@
 import FBBoot
+import FBScheduler
 import Glibc
 
 /// A client of Plymouth's protocol, as `plymouth` is: what `fbanim ctl` uses.
@@ -17,9 +18,9 @@ public enum PlymouthClient {
     /// Sends `request` and waits up to `timeoutMilliseconds` for its answer byte.
     public static func send(
         _ request: Plymouth.Request, socket name: String = Plymouth.socketName,
-        timeoutMilliseconds: Int32
+        timeoutMilliseconds: Int32, system: SystemCalls = LinuxSystemCalls.shared
     ) throws(Failure) -> UInt8 {
-        let socket = try connect(name)
+        let socket = try connect(name, system)
         defer { socket.close() }
         let bytes = request.encoded
         var sent = 0
@@ -33,10 +34,10 @@ public enum PlymouthClient {
                 if error == .closed { break writing }
                 throw error
             }
-            if n == 0 { try waitFor(socket, POLLOUT, timeoutMilliseconds) }
+            if n == 0 { try waitFor(socket, POLLOUT, timeoutMilliseconds, system) }
             sent += n
         }
-        try waitFor(socket, POLLIN, timeoutMilliseconds)
+        try waitFor(socket, POLLIN, timeoutMilliseconds, system)
         guard let answer = try io({ () throws(SystemError) in try socket.read(limit: 1) }) else {
             throw .timedOut
         }
@@ -57,11 +58,12 @@ public enum PlymouthClient {
     /// exited), at most `timeoutMilliseconds` (negative: no limit).
     /// - Returns: `false` when nothing was running to begin with.
     public static func waitForExit(
-        socket name: String = Plymouth.socketName, timeoutMilliseconds: Int32
+        socket name: String = Plymouth.socketName, timeoutMilliseconds: Int32,
+        system: SystemCalls = LinuxSystemCalls.shared, time: FrameClock = MonotonicClock.shared
     ) throws(Failure) -> Bool {
         let socket: UnixSocket
         do throws(Failure) {
-            socket = try connect(name)
+            socket = try connect(name, system)
         } catch {
             if error == .notRunning { return false }
             throw error
@@ -69,16 +71,20 @@ public enum PlymouthClient {
         defer { socket.close() }
         let deadline =
             timeoutMilliseconds < 0
-            ? UInt64.max : monotonicNanoseconds() + UInt64(timeoutMilliseconds) * 1_000_000
+            ? UInt64.max : time.now() + UInt64(timeoutMilliseconds) * 1_000_000
         while true {
-            let left =
-                deadline == .max
-                ? Int32(-1) : Int32(clamping: (deadline &- monotonicNanoseconds()) / 1_000_000)
-            if deadline != .max && monotonicNanoseconds() >= deadline { throw .timedOut }
-            var entry = pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&entry, 1, left)
-            if ready < 0 && errno == EINTR { continue }
-            if ready == 0 { continue }
+            let now = time.now()
+            if deadline != .max && now >= deadline { throw .timedOut }
+            let left = deadline == .max ? Int32(-1) : Int32(clamping: (deadline - now) / 1_000_000)
+            // A wait cut short (EINTR) or timed out loops back to the clock;
+            // another failure is left to the read to report.
+            let ready: Bool
+            do throws(SystemError) {
+                ready = try poll(socket, POLLIN, left, system)
+            } catch {
+                ready = error.errno != EINTR
+            }
+            guard ready else { continue }
             do throws(SystemError) {
                 // Anything read is discarded; end of stream is the exit.
                 if let bytes = try socket.read(limit: 256), bytes.isEmpty { return true }
@@ -88,24 +94,43 @@ public enum PlymouthClient {
         }
     }
 
-    private static func connect(_ name: String) throws(Failure) -> UnixSocket {
+    private static func connect(_ name: String, _ system: SystemCalls) throws(Failure) -> UnixSocket
+    {
         do throws(SystemError) {
-            return try UnixSocket.connect(abstract: name, nonBlocking: true)
+            return try UnixSocket.connect(abstract: name, nonBlocking: true, system: system)
         } catch {
             if [ECONNREFUSED, ENOENT].contains(error.errno) { throw .notRunning }
             throw .system(error)
         }
     }
 
-    private static func waitFor(_ socket: UnixSocket, _ event: Int32, _ timeout: Int32)
-        throws(Failure)
-    {
+    private static func waitFor(
+        _ socket: UnixSocket, _ event: Int32, _ timeout: Int32, _ system: SystemCalls
+    ) throws(Failure) {
         while true {
-            var entry = pollfd(fd: socket.fd, events: Int16(event), revents: 0)
-            let ready = poll(&entry, 1, timeout)
-            if ready < 0 && errno == EINTR { continue }
-            if ready == 0 { throw .timedOut }
-            return
+            let ready: Bool
+            do throws(SystemError) {
+                ready = try poll(socket, event, timeout, system)
+            } catch {
+                // EINTR: a signal; the wait starts again. Any other failure
+                // is left to the socket's next call to report.
+                if error.errno == EINTR { continue }
+                return
+            }
+            if ready { return }
+            throw .timedOut
         }
+    }
+
+    /// One `poll(2)` of `socket` for `event`: whether it came (or an error
+    /// or hang-up did) within `timeout` milliseconds.
+    private static func poll(
+        _ socket: UnixSocket, _ event: Int32, _ timeout: Int32, _ system: SystemCalls
+    ) throws(SystemError) -> Bool {
+        var entry = pollfd(fd: socket.fd, events: Int16(event), revents: 0)
+        return try withUnsafeMutablePointer(to: &entry) { pointer throws(SystemError) in
+            try system.poll(
+                UnsafeMutableBufferPointer(start: pointer, count: 1), timeoutMilliseconds: timeout)
+        } > 0
     }
 }

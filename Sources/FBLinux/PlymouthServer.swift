@@ -39,8 +39,9 @@ public final class PlymouthServer {
     private var clients: [ClientID: Client] = [:]
     private var lastClientID: ClientID = 0
     private var refusedSinceLog = 0
+    private let system: SystemCalls
     /// Kept open to be given up when descriptors run out (see `acceptClients`).
-    private var spare: Int32 = open("/dev/null", O_RDONLY | O_CLOEXEC)
+    private var spare: FileDescriptor?
     private let log: (String) -> Void
     /// Whether a client with these credentials (`nil` if the kernel did not
     /// say) may send requests at all. One that may not gets one NAK and is
@@ -56,13 +57,14 @@ public final class PlymouthServer {
     /// Binds `\0/org/freedesktop/plymouthd` (or `name`) and starts accepting.
     /// - Throws: `SystemError`; `EADDRINUSE` when plymouthd or another splash holds it.
     public init(
-        loop: EventLoop, name: String = Plymouth.socketName, log: @escaping (String) -> Void
-    )
-        throws(SystemError)
-    {
+        loop: EventLoop, name: String = Plymouth.socketName,
+        system: SystemCalls = LinuxSystemCalls.shared, log: @escaping (String) -> Void
+    ) throws(SystemError) {
         self.loop = loop
         self.log = log
-        listener = try UnixSocket.listen(abstract: name)
+        self.system = system
+        spare = try? system.open("/dev/null", flags: O_RDONLY)
+        listener = try UnixSocket.listen(abstract: name, system: system)
         listenToken = loop.watch(listener.fd) { [unowned self] _ in acceptClients() }
     }
 
@@ -86,9 +88,9 @@ public final class PlymouthServer {
             self.listenToken = nil
         }
         for id in Array(clients.keys) { drop(id) }
-        if spare >= 0 {
-            Glibc.close(spare)
-            spare = -1
+        if let spare {
+            system.close(spare)
+            self.spare = nil
         }
     }
 
@@ -102,10 +104,10 @@ public final class PlymouthServer {
                 // Out of descriptors: the pending connection would keep the
                 // listener ready and the loop spinning. The spare descriptor
                 // makes room to take it and close it (the classic way out).
-                if error.errno == EMFILE || error.errno == ENFILE, spare >= 0 {
-                    Glibc.close(spare)
+                if error.errno == EMFILE || error.errno == ENFILE, let spare {
+                    system.close(spare)
                     if let taken = try? listener.accept() { taken.close() }
-                    spare = open("/dev/null", O_RDONLY | O_CLOEXEC)
+                    self.spare = try? system.open("/dev/null", flags: O_RDONLY)
                     refusedSinceLog += 1
                     if refusedSinceLog == 1 {
                         log("plymouth socket: out of descriptors (\(error)); refusing")

@@ -10,7 +10,8 @@ import Glibc
 public final class PsplashFIFO {
     public let path: String
     private let loop: EventLoop
-    private var fd: Int32 = -1
+    private let system: SystemCalls
+    private var fd: FileDescriptor?
     private var token: EventLoop.Token?
     private var identity: (dev: UInt, ino: UInt)?
     /// Where reads land, kept: a read costs no allocation.
@@ -31,45 +32,51 @@ public final class PsplashFIFO {
     ///   or full `/run`, something else at that path: `EEXIST`).
     public init(
         path: String, group: String? = "video", loop: EventLoop,
+        system: SystemCalls = LinuxSystemCalls.shared,
         onBytes: @escaping (ArraySlice<UInt8>) -> Void
     ) throws(SystemError) {
         self.path = path
         self.loop = loop
-        var info = stat()
+        self.system = system
         // Something else at the path (a file, a socket) is not ours to replace;
         // a FIFO left by a splash that did not clean up is replaced.
-        if lstat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFIFO {
+        if let info = try? system.stat(path, followLinks: false), info.st_mode & S_IFMT != S_IFIFO {
             throw SystemError(errno: EEXIST, call: "mkfifo \(path)")
         }
         // Made under a temporary name, opened, given its mode and group, then
         // renamed into place: a writer never finds it half set up (no
         // reader yet, or the umask's mode).
         let temporary = "\(path).\(getpid()).new"
-        unlink(temporary)
-        _ = try systemCall("mkfifo \(path)") { mkfifo(temporary, 0o600) }
-        let fd: Int32
+        try? system.unlink(temporary)
         do throws(SystemError) {
-            fd = try systemCall("open \(path)") { open(temporary, O_RDWR | O_NONBLOCK | O_CLOEXEC) }
+            try system.mkfifo(temporary, mode: 0o600)
         } catch {
-            unlink(temporary)
-            throw error
+            throw SystemError(errno: error.errno, call: "mkfifo \(path)")
+        }
+        let fd: FileDescriptor
+        do throws(SystemError) {
+            fd = try system.open(temporary, flags: O_RDWR | O_NONBLOCK)
+        } catch {
+            try? system.unlink(temporary)
+            throw SystemError(errno: error.errno, call: "open \(path)")
         }
         // The mode without the umask, and the video group: its members may write.
-        _ = fchmod(fd, 0o660)
-        if getuid() == 0, let group, let entry = getgrnam(group) {
-            _ = fchown(fd, 0, entry.pointee.gr_gid)
+        try? system.fchmod(fd, 0o660)
+        if getuid() == 0, let group, let gid = system.groupID(group) {
+            try? system.fchown(fd, user: 0, group: gid)
         }
-        guard rename(temporary, path) == 0 else {
-            let code = errno
-            Glibc.close(fd)
-            unlink(temporary)
-            throw SystemError(errno: code, call: "rename \(path)")
+        do throws(SystemError) {
+            try system.rename(temporary, to: path)
+        } catch {
+            system.close(fd)
+            try? system.unlink(temporary)
+            throw SystemError(errno: error.errno, call: "rename \(path)")
         }
         self.fd = fd
-        if fstat(fd, &info) == 0 { identity = (UInt(info.st_dev), UInt(info.st_ino)) }
-        token = loop.watch(fd) { [unowned self] _ in
-            let n = buffer.withUnsafeMutableBytes { read(self.fd, $0.baseAddress, $0.count) }
-            if n > 0 { onBytes(buffer[..<n]) }
+        if let info = try? system.fstat(fd) { identity = (UInt(info.st_dev), UInt(info.st_ino)) }
+        token = loop.watch(fd.rawValue) { [unowned self] _ in
+            guard let n = try? system.read(fd, into: &buffer), n > 0 else { return }
+            onBytes(buffer[..<n])
         }
     }
 
@@ -77,15 +84,14 @@ public final class PsplashFIFO {
 
     /// Stops reading and removes the FIFO if it is still the one this made.
     public func close() {
-        guard fd >= 0 else { return }
+        guard let fd else { return }
         if let token { loop.remove(token) }
-        var info = stat()
-        if let identity, lstat(path, &info) == 0, UInt(info.st_dev) == identity.dev,
-            UInt(info.st_ino) == identity.ino
+        if let identity, let info = try? system.stat(path, followLinks: false),
+            UInt(info.st_dev) == identity.dev, UInt(info.st_ino) == identity.ino
         {
-            unlink(path)
+            try? system.unlink(path)
         }
-        Glibc.close(fd)
-        fd = -1
+        system.close(fd)
+        self.fd = nil
     }
 }

@@ -13,20 +13,12 @@ public enum SignalFlags {
     ///
     /// The signals are also unblocked: a mask inherited from the parent (a
     /// test runner, a service manager) must not make fbanim deaf to SIGTERM.
-    public static func install() throws(SystemError) {
-        var set = sigset_t()
-        sigemptyset(&set)
-        for sig in stopSignals + [SIGUSR1, SIGWINCH] {
-            _ = try systemCall("sigaction") { fbl_signal_catch(sig) }
-            sigaddset(&set, sig)
-        }
-        // pthread_sigmask returns the error number instead of setting errno.
-        let rc = pthread_sigmask(SIG_UNBLOCK, &set, nil)
-        if rc != 0 { throw SystemError(errno: rc, call: "pthread_sigmask") }
+    public static func install(system: SystemCalls = LinuxSystemCalls.shared) throws(SystemError) {
+        for sig in stopSignals + [SIGUSR1, SIGWINCH] { try system.catchSignal(sig) }
         // A closed pipe on stdout or stderr (`--stats json | head`) must not
         // kill fbanim before it restores the console: writes report EPIPE
         // instead, and the writers drop it.
-        _ = signal(SIGPIPE, SIG_IGN)
+        system.ignoreSignal(SIGPIPE)
         // A fault after the display opened must not leave the console in
         // graphics mode (see CFBLinux.h).
         fbl_crash_guard_install()
@@ -49,13 +41,10 @@ public enum SignalFlags {
 
     /// Catches `vtSwitchSignal` (the splash only: elsewhere SIGUSR2 keeps
     /// its default action). Must run before the VT is put in `VT_PROCESS`.
-    public static func catchVTSwitches() throws(SystemError) {
-        _ = try systemCall("sigaction") { fbl_signal_catch(vtSwitchSignal) }
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, vtSwitchSignal)
-        let rc = pthread_sigmask(SIG_UNBLOCK, &set, nil)
-        if rc != 0 { throw SystemError(errno: rc, call: "pthread_sigmask") }
+    public static func catchVTSwitches(system: SystemCalls = LinuxSystemCalls.shared)
+        throws(SystemError)
+    {
+        try system.catchSignal(vtSwitchSignal)
         catchesVTSwitches = true
     }
     /// `catchVTSwitches()` ran.
@@ -66,16 +55,4 @@ public enum SignalFlags {
 
     /// Whether SIGWINCH arrived since the last call.
     public static func takeResize() -> Bool { fbl_signal_take(SIGWINCH) == 1 }
-}
-
-/// Sleeps until `deadline` on `CLOCK_MONOTONIC` (absolute: no drift from
-/// relative sleeps). Returns early, `false`, when a caught signal arrives.
-@discardableResult
-public func sleepUntilMonotonic(_ deadline: UInt64) -> Bool {
-    var ts = timespec(
-        tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
-    // clock_nanosleep returns the error number instead of setting errno.
-    let rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil)
-    precondition(rc == 0 || rc == EINTR, "clock_nanosleep: \(rc)")
-    return rc == 0
 }

@@ -2,8 +2,12 @@ import Glibc
 
 /// A failed system call: its `errno` and the name of the call.
 ///
-/// Made in exactly one place, `systemCall(_:_:)`, from the `errno` a call
-/// left behind, so every OS failure in fbanim has the same shape.
+/// Made from the `errno` a call left behind by the funnels in this file
+/// (`systemCall` for the C library, `libdrmCall` and `libdrmNullError` for
+/// libdrm), or with the `errno` the C library would give where fbanim
+/// finds the fault itself (`EISDIR` for a path that names a directory,
+/// `EFBIG` for a file over its limit, `ETIMEDOUT` for a wait that ran
+/// out). Its one line, `"<call>: <reason>"`, is made here only.
 public struct SystemError: Error, Equatable, Hashable, Sendable, CustomStringConvertible {
     /// The `errno` value, for example `ENOENT` (2).
     public let errno: Int32
@@ -25,6 +29,30 @@ public struct SystemError: Error, Equatable, Hashable, Sendable, CustomStringCon
 
     /// `"<call>: <reason>"`.
     public var description: String { "\(call): \(reason)" }
+
+    /// What a failure means for the person running fbanim, by `errno`.
+    public enum Category: Sendable, Equatable {
+        /// The file or device is not there (`ENOENT`, `ENOTDIR`).
+        case missing
+        /// Not allowed for this user, or on a read-only file system
+        /// (`EACCES`, `EPERM`, `EROFS`).
+        case permissionDenied
+        /// No driver answers behind the node: unplugged or unbound (`ENXIO`, `ENODEV`).
+        case noDevice
+        /// Anything else: the call's own reason says what.
+        case other
+    }
+
+    /// The category of `errno`: the one table every caller reads, so a
+    /// permission problem is one everywhere.
+    public var category: Category {
+        switch errno {
+        case ENOENT, ENOTDIR: .missing
+        case EACCES, EPERM, EROFS: .permissionDenied
+        case ENXIO, ENODEV: .noDevice
+        default: .other
+        }
+    }
 }
 
 /// Runs a system call and turns its `-1` into a `SystemError`: the one funnel.
@@ -55,4 +83,22 @@ func systemCall<Result: BinaryInteger>(
             "\(name): \(SystemError(errno: code, call: name).reason) (a bug in fbanim)")
         throw SystemError(errno: code, call: name)
     }
+}
+
+/// Runs a libdrm call and turns its failure into a `SystemError`: libdrm's funnel.
+///
+/// libdrm reports failure two ways: `-1` with `errno` (`drmIoctl`,
+/// `drmSetMaster`) or `-errno` (the `drmMode*` calls). Both end here.
+/// `drmIoctl` itself already repeats `EINTR` and `EAGAIN`.
+@inline(__always)
+func libdrmCall(_ name: String, _ call: () -> Int32) throws(SystemError) -> Int32 {
+    let result = call()
+    if result >= 0 { return result }
+    // -1 is also -EPERM; errno is EPERM then as well, so errno is right either way.
+    throw SystemError(errno: result == -1 ? Glibc.errno : -result, call: name)
+}
+
+/// The error of a libdrm call that returned `NULL`: its `errno`, or `EIO` when it left none.
+func libdrmNullError(_ name: String) -> SystemError {
+    SystemError(errno: Glibc.errno != 0 ? Glibc.errno : EIO, call: name)
 }

@@ -30,10 +30,13 @@ public final class TerminalDisplay: ResizableDisplay {
     public private(set) var description: DisplayDescription
     public let clock: FrameClock? = nil
     /// The terminal as given: sizes are asked on it.
-    private let fd: Int32
+    private let fd: FileDescriptor
     /// Where bytes go: the terminal opened again without blocking (an open
     /// file description of our own, so the shell's stays blocking), or `fd`.
-    private let out: Int32
+    private let out: FileDescriptor
+    private let system: SystemCalls
+    /// The clock of the restore's timeout and of the grace after a hang-up.
+    private let time: FrameClock
     /// A write was cut short (a stop signal): the terminal may be inside an
     /// escape sequence.
     private var cut = false
@@ -47,26 +50,35 @@ public final class TerminalDisplay: ResizableDisplay {
 
     /// Opens the terminal on `fd` (standard output by default).
     /// - Throws: `SystemError` with `ENOTTY` when `fd` is not a terminal.
-    public init(fd: Int32 = STDOUT_FILENO) throws(SystemError) {
-        guard isatty(fd) == 1 else { throw SystemError(errno: ENOTTY, call: "isatty") }
+    public init(
+        fd: Int32 = STDOUT_FILENO, system: SystemCalls = LinuxSystemCalls.shared,
+        time: FrameClock = MonotonicClock.shared
+    ) throws(SystemError) {
+        let fd = FileDescriptor(rawValue: fd)
+        guard system.isTerminal(fd) else { throw SystemError(errno: ENOTTY, call: "isatty") }
         self.fd = fd
-        let reopened = open("/proc/self/fd/\(fd)", O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
-        out = reopened >= 0 ? reopened : fd
-        let (w, h) = TerminalDisplay.pixelSize(fd)
+        self.system = system
+        self.time = time
+        out =
+            (try? system.open(
+                "/proc/self/fd/\(fd.rawValue)", flags: O_WRONLY | O_NONBLOCK | O_NOCTTY)) ?? fd
+        let (w, h) = TerminalDisplay.pixelSize(fd, system)
         buffer = PixelBuffer(width: w, height: h, format: .xrgb8888)
         description = TerminalDisplay.describe(w, h)
         output.reserveCapacity(w * h * 20)
         // Alternate screen, cursor hidden, no autowrap, cleared.
         try send("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l\u{1B}[0m\u{1B}[2J")
-        fbl_crash_guard_terminal(fd)
+        fbl_crash_guard_terminal(fd.rawValue)
     }
 
     deinit { close() }
 
     /// Pixels for the terminal's cells: a column a pixel, a row two.
-    static func pixelSize(_ fd: Int32) -> (Int, Int) {
+    static func pixelSize(_ fd: FileDescriptor, _ system: SystemCalls) -> (Int, Int) {
         var size = winsize()
-        if ioctl(fd, fbl_TIOCGWINSZ, &size) == 0, size.ws_col > 0, size.ws_row > 0 {
+        if (try? system.ioctl(fd, fbl_TIOCGWINSZ, "TIOCGWINSZ", &size)) != nil, size.ws_col > 0,
+            size.ws_row > 0
+        {
             return (Int(size.ws_col), 2 * Int(size.ws_row))
         }
         return (80, 48)  // a terminal that does not say: the classic 80x24
@@ -83,7 +95,7 @@ public final class TerminalDisplay: ResizableDisplay {
     public func updateSize() throws -> Bool {
         let resized = SignalFlags.takeResize()
         guard resized || repaintRequested else { return false }
-        let (w, h) = TerminalDisplay.pixelSize(fd)
+        let (w, h) = TerminalDisplay.pixelSize(fd, system)
         let changed = w != description.width || h != description.height
         guard changed || repaintRequested else { return false }
         repaintRequested = false
@@ -155,9 +167,9 @@ public final class TerminalDisplay: ResizableDisplay {
         // Colours off, wrap back on, cursor shown, main screen back; after a
         // cut write, CAN first ends any escape sequence left open.
         let restore = (cut ? "\u{18}" : "") + "\u{1B}[0m\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l"
-        let deadline = monotonicNanoseconds() + TerminalDisplay.restoreTimeout
+        let deadline = time.now() + TerminalDisplay.restoreTimeout
         try? write(Array(restore.utf8), deadline: deadline)
-        if out != fd { Glibc.close(out) }
+        if out != fd { system.close(out) }
     }
 
     private func send(_ text: String) throws(SystemError) {
@@ -170,21 +182,28 @@ public final class TerminalDisplay: ResizableDisplay {
     private func write(_ bytes: [UInt8], deadline: UInt64?) throws(SystemError) {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes {
-                Glibc.write(out, $0.baseAddress! + offset, $0.count - offset)
+            // One write(2), which may be short: the rest waits for room.
+            let written = bytes.withUnsafeBytes { buffer in
+                Result { () throws(SystemError) in
+                    try system.write(
+                        out, UnsafeRawBufferPointer(rebasing: buffer[offset...]), inherited: false)
+                }
             }
-            if n > 0 {
+            let code: Int32
+            switch written {
+            case .success(let n) where n > 0:
                 offset += n
                 continue
+            case .success: code = EIO
+            case .failure(let error): code = error.errno
             }
-            let code = n < 0 ? errno : EIO
             guard code == EAGAIN || code == EINTR else {
                 // A terminal that hangs up sends SIGHUP, a stop, not an I/O
                 // error; the kernel fails writes a moment before it signals.
                 if code == EIO {
-                    let grace = monotonicNanoseconds() + 100_000_000
-                    while !SignalFlags.stopRequested && monotonicNanoseconds() < grace {
-                        usleep(5_000)
+                    let grace = time.now() + 100_000_000
+                    while !SignalFlags.stopRequested && time.now() < grace {
+                        time.sleep(until: min(grace, time.now() + 5_000_000))
                     }
                 }
                 if SignalFlags.stopRequested { return }
@@ -194,15 +213,19 @@ public final class TerminalDisplay: ResizableDisplay {
             // time, so that a stop signal is seen even if it came just before.
             var timeout: Int32 = 50
             if let deadline {
-                let now = monotonicNanoseconds()
+                let now = time.now()
                 if now >= deadline { return }
                 timeout = Int32(min(50, (deadline - now + 999_999) / 1_000_000))
             } else if SignalFlags.stopRequested {
                 cut = offset > 0 || cut
                 return
             }
-            var p = pollfd(fd: out, events: Int16(POLLOUT), revents: 0)
-            _ = poll(&p, 1, timeout)
+            var p = pollfd(fd: out.rawValue, events: Int16(POLLOUT), revents: 0)
+            _ = try? withUnsafeMutablePointer(to: &p) { pointer throws(SystemError) in
+                try system.poll(
+                    UnsafeMutableBufferPointer(start: pointer, count: 1),
+                    timeoutMilliseconds: timeout)
+            }
         }
     }
 

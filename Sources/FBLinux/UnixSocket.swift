@@ -1,4 +1,3 @@
-import CFBLinux
 import Glibc
 
 /// A Unix stream or datagram socket descriptor, closed by its owner.
@@ -7,8 +6,12 @@ import Glibc
 /// Plymouth's `\0/org/freedesktop/plymouthd`) or paths. An abstract
 /// address's length covers the name only, not the whole `sun_path`
 /// (Plymouth's "trimmed" abstract socket).
-public struct UnixSocket: Sendable {
+public struct UnixSocket: @unchecked Sendable {
     public let fd: Int32
+    /// Where its calls go.
+    let system: SystemCalls
+
+    private var descriptor: FileDescriptor { FileDescriptor(rawValue: fd) }
 
     /// Who is at the other end of a connection (`SO_PEERCRED`).
     public struct Peer: Equatable, Sendable {
@@ -19,15 +22,16 @@ public struct UnixSocket: Sendable {
 
     /// A listening stream socket on the abstract name `name` (without its NUL).
     /// - Throws: `SystemError`; `EADDRINUSE` when another process holds the name.
-    public static func listen(abstract name: String, backlog: Int32 = SOMAXCONN)
-        throws(SystemError) -> UnixSocket
-    {
-        let socket = try make(type: Int32(SOCK_STREAM.rawValue))
+    public static func listen(
+        abstract name: String, backlog: Int32 = SOMAXCONN,
+        system: SystemCalls = LinuxSystemCalls.shared
+    ) throws(SystemError) -> UnixSocket {
+        let socket = try make(type: Int32(SOCK_STREAM.rawValue), system: system)
         do throws(SystemError) {
-            _ = try withAddress(abstract: name) { address, length throws(SystemError) in
-                try systemCall("bind") { Glibc.bind(socket.fd, address, length) }
+            try withAddress(abstract: name) { address, length throws(SystemError) in
+                try system.bind(socket.descriptor, address, length)
             }
-            _ = try systemCall("listen") { Glibc.listen(socket.fd, backlog) }
+            try system.listen(socket.descriptor, backlog: backlog)
         } catch {
             socket.close()
             throw error
@@ -37,13 +41,15 @@ public struct UnixSocket: Sendable {
 
     /// A stream connection to the abstract name `name`.
     /// - Throws: `SystemError`; `ECONNREFUSED` when nobody listens there.
-    public static func connect(abstract name: String, nonBlocking: Bool = false)
-        throws(SystemError) -> UnixSocket
-    {
-        let socket = try make(type: Int32(SOCK_STREAM.rawValue), nonBlocking: nonBlocking)
+    public static func connect(
+        abstract name: String, nonBlocking: Bool = false,
+        system: SystemCalls = LinuxSystemCalls.shared
+    ) throws(SystemError) -> UnixSocket {
+        let socket = try make(
+            type: Int32(SOCK_STREAM.rawValue), nonBlocking: nonBlocking, system: system)
         do throws(SystemError) {
-            _ = try withAddress(abstract: name) { address, length throws(SystemError) in
-                try systemCall("connect") { Glibc.connect(socket.fd, address, length) }
+            try withAddress(abstract: name) { address, length throws(SystemError) in
+                try system.connect(socket.descriptor, address, length)
             }
         } catch {
             socket.close()
@@ -54,15 +60,18 @@ public struct UnixSocket: Sendable {
 
     /// Sends one datagram to `address` (`@name` for an abstract one, else a
     /// path): how a service tells systemd `READY=1` on `$NOTIFY_SOCKET`.
-    public static func sendDatagram(_ bytes: [UInt8], to address: String) throws(SystemError) {
-        let socket = try make(type: Int32(SOCK_DGRAM.rawValue))
+    public static func sendDatagram(
+        _ bytes: [UInt8], to address: String, system: SystemCalls = LinuxSystemCalls.shared
+    ) throws(SystemError) {
+        let socket = try make(type: Int32(SOCK_DGRAM.rawValue), system: system)
         defer { socket.close() }
         let send = { (address: UnsafePointer<sockaddr>, length: socklen_t) throws(SystemError) in
-            _ = try systemCall("sendto") {
-                bytes.withUnsafeBytes {
-                    Glibc.sendto(socket.fd, $0.baseAddress, $0.count, 0, address, length)
+            let sent = bytes.withUnsafeBytes { buffer in
+                Result { () throws(SystemError) in
+                    try system.send(socket.descriptor, buffer, flags: 0, to: address, length)
                 }
             }
+            _ = try sent.get()
         }
         if address.hasPrefix("@") {
             try withAddress(abstract: String(address.dropFirst()), send)
@@ -75,10 +84,12 @@ public struct UnixSocket: Sendable {
     public func accept() throws(SystemError) -> UnixSocket? {
         do throws(SystemError) {
             // accept4 is a GNU extension Swift does not import: set the flags after.
-            let fd = try systemCall("accept") { Glibc.accept(self.fd, nil, nil) }
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            return UnixSocket(fd: fd)
+            let accepted = try system.accept(descriptor)
+            _ = try? system.fcntl(accepted, F_SETFD, FD_CLOEXEC)
+            if let flags = try? system.fcntl(accepted, F_GETFL, 0) {
+                _ = try? system.fcntl(accepted, F_SETFL, flags | O_NONBLOCK)
+            }
+            return UnixSocket(fd: accepted.rawValue, system: system)
         } catch {
             if error.errno == EAGAIN || error.errno == ECONNABORTED { return nil }
             throw error
@@ -87,11 +98,7 @@ public struct UnixSocket: Sendable {
 
     /// The connected peer's process, user and group, or `nil` if the kernel does not say.
     public var peer: Peer? {
-        var credentials = fbl_ucred()
-        var length = socklen_t(MemoryLayout<fbl_ucred>.size)
-        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else {
-            return nil
-        }
+        guard let credentials = try? system.peerCredentials(descriptor) else { return nil }
         return Peer(pid: credentials.pid, uid: credentials.uid, gid: credentials.gid)
     }
 
@@ -100,9 +107,7 @@ public struct UnixSocket: Sendable {
     public func read(limit: Int) throws(SystemError) -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: limit)
         do throws(SystemError) {
-            let n = try systemCall("read") {
-                buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            }
+            let n = try system.read(descriptor, into: &buffer)
             buffer.removeLast(limit - n)
             return buffer
         } catch {
@@ -116,24 +121,27 @@ public struct UnixSocket: Sendable {
     /// - Returns: how many bytes went.
     public func write(_ bytes: ArraySlice<UInt8>) throws(SystemError) -> Int {
         do throws(SystemError) {
-            return try systemCall("send") {
-                bytes.withUnsafeBytes {
-                    Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            let sent = bytes.withUnsafeBytes { buffer in
+                Result { () throws(SystemError) in
+                    try system.send(
+                        descriptor, buffer, flags: Int32(MSG_NOSIGNAL), to: nil, 0)
                 }
             }
+            return try sent.get()
         } catch {
             if error.errno == EAGAIN { return 0 }
             throw error
         }
     }
 
-    public func close() { _ = Glibc.close(fd) }
+    public func close() { system.close(descriptor) }
 
-    private static func make(type: Int32, nonBlocking: Bool = true) throws(SystemError)
-        -> UnixSocket
+    private static func make(type: Int32, nonBlocking: Bool = true, system: SystemCalls)
+        throws(SystemError) -> UnixSocket
     {
         let flags = Int32(SOCK_CLOEXEC.rawValue) | (nonBlocking ? Int32(SOCK_NONBLOCK.rawValue) : 0)
-        return UnixSocket(fd: try systemCall("socket") { Glibc.socket(AF_UNIX, type | flags, 0) })
+        let fd = try system.socket(AF_UNIX, type | flags)
+        return UnixSocket(fd: fd.rawValue, system: system)
     }
 
     /// Calls `body` with the address of an abstract socket named `name`.

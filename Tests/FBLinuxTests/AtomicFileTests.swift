@@ -194,6 +194,32 @@ func permissions(_ path: String) -> mode_t {
         #expect(SystemError(errno: EISDIR, call: "rename").reason == "Is a directory")
     }
 
+    /// One table says what an errno means; opening and setting up a
+    /// device both read it, so a permission problem is exit 77 from either.
+    @Test func oneTableClassifiesErrnos() {
+        let table: [(Int32, SystemError.Category)] = [
+            (ENOENT, .missing), (ENOTDIR, .missing), (EACCES, .permissionDenied),
+            (EPERM, .permissionDenied), (EROFS, .permissionDenied), (ENXIO, .noDevice),
+            (ENODEV, .noDevice), (EIO, .other), (EBUSY, .other), (EINVAL, .other),
+        ]
+        for (code, category) in table {
+            #expect(SystemError(errno: code, call: "open").category == category, "errno \(code)")
+        }
+        let denied = SystemError(errno: EPERM, call: "KDSETMODE")
+        #expect(DeviceError.setting("/dev/fb0", "switching", denied).kind == .permissionDenied)
+        #expect(
+            DeviceError.setting("/dev/fb0", "switching", denied).description
+                == "/dev/fb0: switching: KDSETMODE: Operation not permitted")
+        let gone = SystemError(errno: ENODEV, call: "open")
+        #expect(DeviceError.opening("/dev/fb0", gone).kind == .unusable)
+        #expect(
+            DeviceError.opening("/dev/fb0", gone).description
+                == "/dev/fb0: no driver behind this device node (No such device)")
+        #expect(
+            DeviceError.setting("/dev/fb0", "mapping", SystemError(errno: EIO, call: "mmap")).kind
+                == .unusable)
+    }
+
     @Test func theFunnelTurnsMinusOneIntoTheCallersErrno() {
         #expect(throws: SystemError(errno: ENOENT, call: "open")) {
             try systemCall("open") { open("/nonexistent-fbanim/x", O_RDONLY) }

@@ -2,9 +2,10 @@ import CFBLinux
 import FBLinux
 import Glibc
 
-/// A kernel in memory for the backends' unit tests: answers `SystemCalls`
-/// from tables and records every call as one line of `trace`, as in
-/// `"ioctl FBIOGET_VSCREENINFO"` (swift-system tests its calls this way).
+/// A kernel in memory for the backends' unit tests: answers the device
+/// calls of `SystemCalls` from tables and records each as one line of
+/// `trace`, as in `"ioctl FBIOGET_VSCREENINFO"` (swift-system tests its calls
+/// this way). The calls it does not fake are the real ones.
 final class MockSystemCalls: SystemCalls {
     /// Every call so far, in order.
     var trace: [String] = []
@@ -19,13 +20,16 @@ final class MockSystemCalls: SystemCalls {
     var ioctlArguments: [String: [UInt8]] = [:]
     /// Whether `pollInput` reports input (and how often it was asked).
     var pollReady = true
+    /// Runs at each `pollInput` with its timeout in milliseconds: a test
+    /// clock moves on by what the wait would have taken.
+    var onPoll: ((Int32) -> Void)?
     /// Live mappings: address -> length. Each is zeroed memory that tests can read.
     private(set) var mappings: [UnsafeMutableRawPointer: Int] = [:]
     private var nextFD: Int32 = 3
 
     deinit { for (address, _) in mappings { address.deallocate() } }
 
-    func open(_ path: String, flags: Int32) throws(SystemError) -> FileDescriptor {
+    func open(_ path: String, flags: Int32, mode: mode_t) throws(SystemError) -> FileDescriptor {
         trace.append("open \(path)")
         if let code = openErrors[path] { throw SystemError(errno: code, call: "open") }
         guard devices.contains(path) else { throw SystemError(errno: ENOENT, call: "open") }
@@ -70,15 +74,19 @@ final class MockSystemCalls: SystemCalls {
 
     func pollInput(_ fd: FileDescriptor, timeoutMilliseconds: Int32) throws(SystemError) -> Bool {
         trace.append("poll")
+        if !pollReady { onPoll?(timeoutMilliseconds) }
         return pollReady
     }
 
-    func write(_ fd: FileDescriptor, _ bytes: [UInt8]) throws(SystemError) {
+    func write(_ fd: FileDescriptor, _ bytes: UnsafeRawBufferPointer, inherited: Bool)
+        throws(SystemError) -> Int
+    {
         let text = String(decoding: bytes, as: UTF8.self).replacingEscape()
         trace.append("write \(text)")
+        return bytes.count
     }
 
-    func directoryEntries(_ path: String) -> [String] {
+    func listDirectory(_ path: String) throws(SystemError) -> [String] {
         let prefix = path + "/"
         return devices.filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
     }

@@ -1,6 +1,7 @@
 // CFBLinux: names that Swift cannot import from the kernel and libdrm
 // headers (function-like macros such as fourcc_code() and _IOWR()),
-// re-exported as constants with an `fbl_` prefix. Names only, no logic.
+// re-exported as constants with an `fbl_` prefix. Names, and only the C
+// that signal handlers need (a flag setter and the crash guard): no other logic.
 // Each value is pinned to its C value by Tests/FBLinuxTests.
 #ifndef CFBLINUX_H
 #define CFBLINUX_H
@@ -64,7 +65,7 @@ extern const uint32_t fbl_FB_TYPE_PACKED_PIXELS;
 extern const uint32_t fbl_FB_VISUAL_TRUECOLOR;
 extern const uint32_t fbl_FB_VISUAL_DIRECTCOLOR;
 
-// Signals as flags. The one piece of C logic: a handler that only sets a
+// Signals as flags. A handler that only sets a
 // `volatile sig_atomic_t`, as async-signal-safety demands (Swift code must
 // not run inside a handler). Installed without SA_RESTART, so a blocking
 // call such as clock_nanosleep returns EINTR and the main loop looks at the
