@@ -8,30 +8,10 @@ import FBScheduler
 // a display's back buffers, only what changed presented, paced by the
 // scheduler on the system's monotonic clock.
 
-/// `CLOCK_MONOTONIC`, slept on with absolute deadlines. A stop signal cuts a
-/// sleep short; other signals (SIGUSR1, SIGWINCH) do not.
-public final class SystemClock: FrameClock {
-    /// A clock of the system's monotonic time.
-    public init() {}
-
-    /// Nanoseconds of `CLOCK_MONOTONIC`.
-    public func now() -> UInt64 { monotonicNanoseconds() }
-
-    /// Sleeps until `deadline` (nanoseconds), or until a stop signal arrives.
-    public func sleep(until deadline: UInt64) {
-        // A deadline already past (a flip done long ago) costs no system call.
-        if monotonicNanoseconds() >= deadline { return }
-        while !sleepUntilMonotonic(deadline) {
-            if SignalFlags.stopRequested { return }
-        }
-    }
-
-    /// Sleeps until `deadline` (nanoseconds), whatever arrives.
-    public func finish(until deadline: UInt64) {
-        if monotonicNanoseconds() >= deadline { return }
-        while !sleepUntilMonotonic(deadline) {}
-    }
-}
+/// The system's monotonic clock, slept on with absolute deadlines; a stop
+/// signal cuts a sleep short, other signals (SIGUSR1, SIGWINCH) do not. The
+/// same clock FBLinux's displays and event loop read (`MonotonicClock`).
+public typealias SystemClock = MonotonicClock
 
 /// What changes a frame besides the loader's own clock: the ring's
 /// progress and the message line (a splash's inputs, or `--message`).
