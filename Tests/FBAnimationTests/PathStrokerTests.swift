@@ -17,6 +17,7 @@
 
 import Foundation
 import Testing
+import _FBTestSupport
 
 @testable import FBAnimation
 @testable import FBRaster
@@ -255,4 +256,46 @@ struct PathStrokerTests {
             difference(disc, coverage(.disc(center: Point(32, 32), radius: Fixed(5)), side: 64)).max
                 <= 4)
     }
+}
+
+/// Joins, caps and a gradient through the whole renderer, written to the
+/// test output folder when FBANIM_WRITE_PNGS is set (to look at them).
+private struct StrokeSampler: Loader {
+    var mainColor = Color(rgb: 0x0A84FF)
+    let sheen = LinearGradient(
+        colors: [Color(rgb: 0xFFD60A), Color(rgb: 0xFF375F), Color(rgb: 0x0A84FF, alpha: 0)],
+        startPoint: .topLeading, endPoint: .bottomTrailing)
+    let zigzag: [Path] = [LineJoin.miter, .round, .bevel].enumerated().map { i, join in
+        Path { p in
+            let y = -50.0 + 40 * Double(i)
+            p.move(to: Point(-100, y + 12))
+            p.addLine(to: Point(-80, y - 8))
+            p.addLine(to: Point(-60, y + 12))
+            p.addLine(to: Point(-40, y - 8))
+        }.strokedPath(
+            StrokeStyle(lineWidth: 8, lineCap: [LineCap.butt, .round, .square][i], lineJoin: join))
+    }
+
+    func body(in context: LoaderContext) -> some LoaderContent {
+        zigzag[0].fill(Color.white)
+        zigzag[1].fill(Color.white)
+        zigzag[2].fill(Color.white)
+        Circle(radius: 50).fill(sheen).offset(x: 50)
+        Circle(radius: 50).trim(from: 0.1, to: 0.7)
+            .stroke(Color.white, style: StrokeStyle(lineWidth: 6, lineCap: .square))
+            .offset(x: 50)
+        Path { p in
+            p.move(to: Point(20, 40))
+            p.addCurve(to: Point(100, 40), control1: Point(40, 90), control2: Point(80, -10))
+        }.stroke(sheen, style: StrokeStyle(lineWidth: 12, lineCap: .round))
+    }
+}
+
+@Test func strokeSamplerPicture() throws {
+    guard ProcessInfo.processInfo.environment["FBANIM_WRITE_PNGS"] != nil else { return }
+    let frame = renderFrame(StrokeSampler(), width: 240, height: 160, format: .xrgb8888, time: 0)
+    let image = RGBImage(width: 240, height: 160, rgb: frame.rgbBytes())
+    try writePNG(
+        image,
+        to: (testOutputDirectory() as NSString).appendingPathComponent("stroke-sampler.png"))
 }
