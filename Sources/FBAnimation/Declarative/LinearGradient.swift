@@ -163,6 +163,11 @@ public struct LinearGradient: ShapeStyle {
         resolve(opacity: opacity, bounds: ShapeBounds(width: 0, height: 0))
     }
 
+    /// The rasterizer's linear ramp, its axis placed in `shape`'s frame.
+    public func resolve<S: LoaderShape>(opacity: Double, for shape: S) -> ResolvedPaint? {
+        resolve(opacity: opacity, bounds: shape.frameBounds)
+    }
+
     /// The rasterizer's linear ramp, its axis placed in `bounds`.
     public func resolve(opacity: Double, bounds: ShapeBounds) -> ResolvedPaint? {
         let alpha = UInt8((min(max(opacity, 0), 1) * 255).rounded())

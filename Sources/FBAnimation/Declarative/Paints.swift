@@ -6,14 +6,16 @@ public protocol ShapeStyle: Sendable {
     /// The paint with its opacity multiplied by `opacity` (0...1), or `nil`
     /// when nothing shows.
     func resolve(opacity: Double) -> ResolvedPaint?
-    /// The paint for a shape whose frame is `bounds` (what `UnitPoint`s
-    /// are relative to). The default ignores the frame: `resolve(opacity:)`.
-    func resolve(opacity: Double, bounds: ShapeBounds) -> ResolvedPaint?
+    /// The paint for `shape`, whose frame (`LoaderShape.frameBounds`) is
+    /// what `UnitPoint`s are relative to. The default ignores the shape:
+    /// `resolve(opacity:)`.
+    func resolve<S: LoaderShape>(opacity: Double, for shape: S) -> ResolvedPaint?
 }
 
 extension ShapeStyle {
-    /// `resolve(opacity:)`: most paints do not depend on the shape's frame.
-    public func resolve(opacity: Double, bounds: ShapeBounds) -> ResolvedPaint? {
+    /// `resolve(opacity:)`: most paints do not depend on the shape (nor
+    /// work out its frame).
+    public func resolve<S: LoaderShape>(opacity: Double, for shape: S) -> ResolvedPaint? {
         resolve(opacity: opacity)
     }
 }

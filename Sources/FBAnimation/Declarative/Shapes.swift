@@ -111,8 +111,7 @@ public struct ShapeContent<S: LoaderShape, Style: ShapeStyle>: LoaderContent {
     public func draw(_ placement: Placement, into ops: inout [DrawOp]) {
         var transform = placement.transform
         var turn = transform.rotation
-        guard let paint = style.resolve(opacity: placement.opacity, bounds: shape.frameBounds)
-        else { return }
+        guard let paint = style.resolve(opacity: placement.opacity, for: shape) else { return }
         guard
             let raster = shape.rasterShape(mode, turn: &turn, visible: paint.visible)
         else { return }
