@@ -124,7 +124,7 @@ struct Flattener {
         if cap == .round {
             arcVertices(pointOnCircle(c, r, a1), h, a1, .halfTurn, first: false)
         }
-        arcVertices(c, inner, a1, -s, first: cap == .butt)
+        arcVertices(c, inner, a1, -s, first: cap != .round)
         if cap == .round {
             arcVertices(
                 pointOnCircle(c, r, a0), h, a0 + AngleSpan.halfTurn, .halfTurn, first: false)

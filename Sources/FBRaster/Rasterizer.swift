@@ -27,6 +27,8 @@ public final class Rasterizer {
     let directions = DirectionCache()
     /// A sweep gradient's opacity per direction, made per gradient.
     private lazy var sweepTable = SweepTable()
+    /// A linear ramp's colours, made per ramp (allocated on first use).
+    private let ramps = LinearRampTable()
 
     public init() {}
 
@@ -264,7 +266,8 @@ public final class Rasterizer {
     ) {
         let rows = RowPainter(
             rows: source, surface: surface, mask: mask, constant: constant, marks: marks,
-            sweepTables: paint.isSweep ? (sweepTable, tables) : nil, backdrop: backdrop)
+            sweepTables: paint.isSweep ? (sweepTable, tables) : nil, backdrop: backdrop,
+            ramps: ramps)
         switch surface.format {
         case .rgb565: rows.paint(RGB565Codec.self, paint, transform, directions)
         case .bgr565: rows.paint(BGR565Codec.self, paint, transform, directions)

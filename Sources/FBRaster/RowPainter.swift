@@ -12,6 +12,8 @@ struct RowPainter<Rows: CoverageRows> {
     let sweepTables: (SweepTable, BlendTables)?
     /// The colour most pixels a sweep paints hold before it (the last clear).
     let backdrop: UInt32?
+    /// A linear ramp's colour table, made per ramp (`LinearRamp.swift`).
+    let ramps: LinearRampTable
 
     func paint<C: PixelCodec>(
         _: C.Type, _ paint: Paint, _ transform: Transform, _ directions: DirectionCache
@@ -28,6 +30,8 @@ struct RowPainter<Rows: CoverageRows> {
             let dst = backdrop ?? 0
             let table = blendTables.table(rgb: sampler.rgb, over: dst)
             sweep(C.self, sampler, directions, alphas, dst, table)
+        case let .linear(ramp):
+            linear(C.self, ramp, transform, ramps)
         }
     }
 

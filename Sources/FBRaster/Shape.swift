@@ -30,6 +30,9 @@ public enum LineCap: Hashable, Sendable {
     case butt
     /// A half disc of the stroke's half width around the end point.
     case round
+    /// A half square (the line goes on by its half width). Drawn by
+    /// FBAnimation's path stroker; an `.arc` shape ends it as `.butt`.
+    case square
 }
 
 /// Lines and cubic Béziers in local coordinates; subpaths are closed when filled.
@@ -60,6 +63,8 @@ public enum Paint: Equatable, Sendable {
     case solid(Color)
     /// One colour whose opacity varies with the direction around a centre.
     case sweep(SweepGradient)
+    /// Colours that change along an axis (`LinearRamp.swift`).
+    case linear(LinearRamp)
 }
 
 /// An angular gradient of one colour: opacity `startAlpha` at angle `start`,

@@ -52,6 +52,7 @@ let entries =
         Entry(name: kind.rawValue, cycle: cycle(kind), make: kind.makeLoader)
     }
     + [Entry(name: "custom", cycle: 2.4, make: { CustomBenchLoader() })]
+    + [Entry(name: "gradient", cycle: 2.4, make: { GradientBenchLoader() })]
 
 var only: String?
 var size: String?
@@ -73,7 +74,7 @@ while let a = arguments.popFirst() {
         size = v
     } else {
         StandardStream.error.write(
-            "usage: fbanim-bench [--frames N] [--loader NAME|custom] [--size 320x240|800x480]"
+            "usage: fbanim-bench [--frames N] [--loader NAME|custom|gradient] [--size 320x240|800x480]"
                 + " [--check-allocations]\n")
         exitProcess(64)
     }

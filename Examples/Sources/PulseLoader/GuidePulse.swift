@@ -19,3 +19,25 @@ struct Pulse: Loader {
             .scaleEffect(breath.value(from: 0.9, to: 1.05, at: context.time))
     }
 }
+
+// "Gradients and strokes" in the guide.
+
+struct Badge: Loader {
+    var mainColor = Color(rgb: 0x0A84FF)
+    // Made once, stored: a frame then allocates nothing.
+    let sheen = LinearGradient(
+        colors: [Color.white.opacity(0.6), .clear], startPoint: .top, endPoint: .bottom)
+    let check = Path { p in
+        p.move(to: Point(-26, 0))
+        p.addLine(to: Point(-8, 18))
+        p.addQuadCurve(to: Point(28, -24), control: Point(6, -8))
+    }.strokedPath(StrokeStyle(lineWidth: 10, lineCap: .round, lineJoin: .round))
+
+    func body(in context: LoaderContext) -> some LoaderContent {
+        let breath = Animation.easeInOut(duration: 0.8).repeatForever()
+        RoundedRectangle(width: 120, height: 120, cornerRadius: 28).fill(mainColor)
+        RoundedRectangle(width: 120, height: 120, cornerRadius: 28).fill(sheen)
+        Circle(radius: 76).stroke(sheen, lineWidth: 4)
+        check.fill(Color.white).opacity(breath.value(from: 0.6, to: 1, at: context.time))
+    }
+}

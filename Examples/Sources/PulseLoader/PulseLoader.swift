@@ -1,7 +1,8 @@
 import FBAnim
 
-/// A logo (a rounded "play" triangle in a drop) that breathes, and an arc
-/// turning around it once every 1.2 s: a custom loader in fbanim's
+/// A logo (a rounded "play" triangle in a drop, lit from the top by a
+/// linear gradient and outlined by a stroked path) that breathes, and an
+/// arc turning around it once every 1.2 s: a custom loader in fbanim's
 /// declarative API.
 public struct PulseLoader: Loader {
     /// The logo's colour; `fbanim`'s `--color` (and `LoaderStyle.color`) replace it.
@@ -9,8 +10,17 @@ public struct PulseLoader: Loader {
     /// The arc's colour.
     public var arcColor = Color(rgb: 0xFFFFFF)
 
-    /// Paths are made once: a frame then allocates nothing.
+    /// Paths, outlines and gradients are made once: a frame then allocates nothing.
     let logo = PulseLoader.logoPath()
+    /// The drop's outline stroked 3 points wide with round joins: a path to fill.
+    let outline = PulseLoader.dropPath().strokedPath(
+        StrokeStyle(lineWidth: 3, lineJoin: .round))
+    /// White light from the top fading out by the bottom, over the logo's own colour.
+    let sheen = LinearGradient(
+        stops: [
+            .init(color: Color.white.opacity(0.55), location: 0),
+            .init(color: .clear, location: 0.7),
+        ], startPoint: .top, endPoint: .bottom)
 
     public init() {}
 
@@ -29,6 +39,8 @@ public struct PulseLoader: Loader {
         logo.fill(mainColor)
             .scaleEffect(scale)
             .opacity(breath.value(from: 0.7, to: 1, at: t))
+        logo.fill(sheen).scaleEffect(scale)
+        outline.fill(arcColor.opacity(0.8)).scaleEffect(scale)
         // Progress from outside (a boot, an updater), if anyone reports it.
         if let p = context.progress {
             Circle(radius: 96).trim(from: 0, to: p)
@@ -41,13 +53,7 @@ public struct PulseLoader: Loader {
     /// (the inner outline runs the other way round: a hole by the nonzero rule).
     static func logoPath() -> Path {
         Path { p in
-            // The drop: a point at the top, a round belly below.
-            p.move(to: Point(0, -50))
-            p.addCurve(to: Point(40, 14), control1: Point(14, -30), control2: Point(40, -12))
-            p.addCurve(to: Point(0, 50), control1: Point(40, 36), control2: Point(22, 50))
-            p.addCurve(to: Point(-40, 14), control1: Point(-22, 50), control2: Point(-40, 36))
-            p.addCurve(to: Point(0, -50), control1: Point(-40, -12), control2: Point(-14, -30))
-            p.closeSubpath()
+            p = dropPath()
             // The triangle, counter-clockwise, its corners rounded by quadratic curves.
             p.move(to: Point(-10, -6))
             p.addLine(to: Point(-10, 26))
@@ -56,6 +62,18 @@ public struct PulseLoader: Loader {
             p.addQuadCurve(to: Point(20, 6), control: Point(24, 10))
             p.addLine(to: Point(-4, -9))
             p.addQuadCurve(to: Point(-10, -6), control: Point(-10, -12))
+            p.closeSubpath()
+        }
+    }
+
+    /// The drop: a point at the top, a round belly below, 100 design points tall.
+    static func dropPath() -> Path {
+        Path { p in
+            p.move(to: Point(0, -50))
+            p.addCurve(to: Point(40, 14), control1: Point(14, -30), control2: Point(40, -12))
+            p.addCurve(to: Point(0, 50), control1: Point(40, 36), control2: Point(22, 50))
+            p.addCurve(to: Point(-40, 14), control1: Point(-22, 50), control2: Point(-40, 36))
+            p.addCurve(to: Point(0, -50), control1: Point(-40, -12), control2: Point(-14, -30))
             p.closeSubpath()
         }
     }

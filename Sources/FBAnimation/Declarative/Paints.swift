@@ -1,12 +1,23 @@
 import FBRaster
 
-/// What a shape is painted with (SwiftUI: `ShapeStyle`): a `Color` or an
-/// `AngularGradient`. There is no `LinearGradient` yet: the rasterizer has
-/// no linear ramp to draw one exactly.
+/// What a shape is painted with (SwiftUI: `ShapeStyle`): a `Color`, an
+/// `AngularGradient` or a `LinearGradient`.
 public protocol ShapeStyle: Sendable {
     /// The paint with its opacity multiplied by `opacity` (0...1), or `nil`
     /// when nothing shows.
     func resolve(opacity: Double) -> ResolvedPaint?
+    /// The paint for `shape`, whose frame (`LoaderShape.frameBounds`) is
+    /// what `UnitPoint`s are relative to. The default ignores the shape:
+    /// `resolve(opacity:)`.
+    func resolve<S: LoaderShape>(opacity: Double, for shape: S) -> ResolvedPaint?
+}
+
+extension ShapeStyle {
+    /// `resolve(opacity:)`: most paints do not depend on the shape (nor
+    /// work out its frame).
+    public func resolve<S: LoaderShape>(opacity: Double, for shape: S) -> ResolvedPaint? {
+        resolve(opacity: opacity)
+    }
 }
 
 /// A paint ready for the rasterizer, in the shape's own coordinates.
@@ -24,9 +35,18 @@ public struct ResolvedPaint: Sendable {
 
     /// The paint turned by `turn` about the shape's centre.
     func paint(turn: Angle) -> Paint {
-        guard turn != .zero, case .sweep(var g) = paint else { return paint }
-        g.start = g.start + turn
-        return .sweep(g)
+        guard turn != .zero else { return paint }
+        switch paint {
+        case .solid: return paint
+        case .sweep(var g):
+            g.start = g.start + turn
+            return .sweep(g)
+        case .linear(var ramp):
+            let rotation = Transform.rotation(turn)
+            ramp.start = rotation.apply(ramp.start)
+            ramp.end = rotation.apply(ramp.end)
+            return .linear(ramp)
+        }
     }
 }
 

@@ -1,13 +1,17 @@
 import FBRaster
 
-/// A path is a shape you can fill (SwiftUI: `Path`). Its points are design
-/// points around the loader's centre; every subpath is closed when filled,
-/// by the nonzero rule. Paths are not stroked: the rasterizer has no
-/// stroker for lines and curves yet.
+/// A path is a shape you can fill or stroke (SwiftUI: `Path`). Its points
+/// are design points around the loader's centre; every subpath is closed
+/// when filled, by the nonzero rule. A stroke follows the subpaths as they
+/// are (open ones get caps) with the style's caps and joins
+/// (`strokedPath(_:tolerance:)`); `strokeBorder` strokes a path as `stroke`
+/// does (a path has no inside to inset into).
 ///
 /// Build a path once (a stored property of the loader), not in `body`:
 /// its elements live on the heap, and a steady frame should not allocate.
-extension Path: LoaderShape {
+/// For the same reason a stroke computed each frame costs allocations:
+/// for a path stroked every frame keep `path.strokedPath(style)` and fill it.
+extension Path: StrokableShape {
     /// A path made by `build` (SwiftUI: `Path { path in ... }`).
     public init(_ build: (inout Path) -> Void) {
         self.init()
@@ -59,12 +63,18 @@ extension Path: LoaderShape {
         return current
     }
 
-    /// The path itself, filled.
+    /// The path itself filled, or the outline of its stroke.
     public func rasterShape(_ mode: DrawMode, turn: inout Angle, visible: AngularRange?)
         -> FBRaster.Shape?
     {
         precondition(visible == nil, "a gradient clear over part of the turn fills circles only")
-        return elements.isEmpty ? nil : .path(self)
+        switch mode {
+        case .fill:
+            return elements.isEmpty ? nil : .path(self)
+        case .stroke(let style), .strokeBorder(let style):
+            let outline = strokedPath(style)
+            return outline.elements.isEmpty ? nil : .path(outline)
+        }
     }
 }
 
@@ -85,5 +95,34 @@ extension Angle {
     /// A direction `radians` clockwise from 3 o'clock.
     public static func radians(_ radians: Double) -> Angle {
         Angle(degrees: radians * 180 / Double.pi)
+    }
+}
+
+extension Path {
+    /// An open arc of `radius` around (0, 0) from `start` over `sweep`
+    /// (clockwise when positive), as cubics of at most 1/8 turn (0.0004 %
+    /// off the circle): what a trimmed circle with square caps strokes.
+    static func arc(radius: Double, start: Angle, sweep: AngleSpan) -> Path {
+        let eighths = Double(sweep.raw.magnitude) * 8 / Double(AngleSpan.fullTurn.raw)
+        let n = max(1, Int(eighths.rounded(.up)))
+        // tan(phi / 4) by its series: |phi / 4| <= pi / 16.
+        let x = Double(sweep.raw) / Double(n) / Double(AngleSpan.fullTurn.raw) * Double.pi / 2
+        let x2 = x * x
+        let tanQuarter = x * (1 + x2 * (1.0 / 3 + x2 * (2.0 / 15 + x2 * 17.0 / 315)))
+        let k = 4.0 / 3.0 * tanQuarter * radius
+        var path = Path()
+        var a = start
+        path.move(to: Point.polar(radius: radius, angle: a))
+        for i in 1...n {
+            let b = start + AngleSpan(raw: sweep.raw * Int64(i) / Int64(n))
+            let p0 = Vec(Point.polar(radius: radius, angle: a))
+            let p3 = Vec(Point.polar(radius: radius, angle: b))
+            // The tangent of a clockwise circle is its radius turned a quarter.
+            let t0 = (p0 * (radius > 0 ? 1 / radius : 0)).normal * k
+            let t3 = (p3 * (radius > 0 ? 1 / radius : 0)).normal * k
+            path.curve(to: p3.point, control1: (p0 + t0).point, control2: (p3 - t3).point)
+            a = b
+        }
+        return path
     }
 }

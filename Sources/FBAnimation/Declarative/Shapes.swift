@@ -10,18 +10,30 @@ public enum DrawMode: Hashable, Sendable {
     case strokeBorder(StrokeStyle)
 }
 
-/// A line's width and ends (SwiftUI: `StrokeStyle`; joins are round where a
-/// shape has corners, and there is no dash).
+/// A line's width, ends and corners (SwiftUI: `StrokeStyle`, without dashes).
+/// `Path` strokes take all of it; the other shapes keep their own corners
+/// (round for rounded rectangles and capsules, mitred for `Rectangle`).
 public struct StrokeStyle: Hashable, Sendable {
     /// Design points; `> 0`.
     public var lineWidth: Double
-    /// How a trimmed circle's line ends: `.butt` or `.round` (no `.square`).
+    /// How an open line ends (a `Path`, a trimmed circle): `.butt`, `.round`
+    /// or `.square`.
     public var lineCap: LineCap
+    /// How a `Path`'s corners are drawn.
+    public var lineJoin: LineJoin
+    /// For `.miter` joins: the longest miter, in line widths, before the
+    /// corner is bevelled instead (SwiftUI's default is 10).
+    public var miterLimit: Double
 
-    /// A line `lineWidth` design points wide ending in `lineCap`.
-    public init(lineWidth: Double = 1, lineCap: LineCap = .butt) {
+    /// A line `lineWidth` design points wide ending in `lineCap`, its corners `lineJoin`.
+    public init(
+        lineWidth: Double = 1, lineCap: LineCap = .butt, lineJoin: LineJoin = .miter,
+        miterLimit: Double = 10
+    ) {
         self.lineWidth = lineWidth
         self.lineCap = lineCap
+        self.lineJoin = lineJoin
+        self.miterLimit = miterLimit
     }
 }
 
@@ -36,9 +48,11 @@ public protocol LoaderShape: Sendable {
     /// in (an angular gradient clear elsewhere), in the shape's angles
     /// before `turn`: circles draw only that; other shapes refuse it.
     func rasterShape(_ mode: DrawMode, turn: inout Angle, visible: AngularRange?) -> FBRaster.Shape?
+    /// The frame a `LinearGradient`'s `UnitPoint`s are relative to (`LinearGradient.swift`).
+    var frameBounds: ShapeBounds { get }
 }
 
-/// A shape whose outline can also be stroked (every built-in shape but `Path`).
+/// A shape whose outline can also be stroked (every built-in shape).
 public protocol StrokableShape: LoaderShape {}
 
 /// A range of directions: from `start`, `sweep` clockwise.
@@ -97,7 +111,7 @@ public struct ShapeContent<S: LoaderShape, Style: ShapeStyle>: LoaderContent {
     public func draw(_ placement: Placement, into ops: inout [DrawOp]) {
         var transform = placement.transform
         var turn = transform.rotation
-        guard let paint = style.resolve(opacity: placement.opacity) else { return }
+        guard let paint = style.resolve(opacity: placement.opacity, for: shape) else { return }
         guard
             let raster = shape.rasterShape(mode, turn: &turn, visible: paint.visible)
         else { return }
@@ -155,6 +169,12 @@ public struct Circle: StrokableShape {
             if trimmed {
                 precondition(visible == nil, "a trimmed circle takes a gradient over a whole turn")
                 if from == to { return nil }
+                if s.lineCap == .square {  // the path stroker draws square caps
+                    let arc = Path.arc(
+                        radius: mid, start: rotation + AngleSpan(degrees: 360 * from),
+                        sweep: AngleSpan(degrees: 360 * (to - from)))
+                    return .path(arc.strokedPath(s))
+                }
                 return .arc(
                     center: .zero, radius: Fixed(mid), width: Fixed(s.lineWidth),
                     start: rotation + AngleSpan(degrees: 360 * from),
