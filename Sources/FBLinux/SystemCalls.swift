@@ -35,6 +35,9 @@ public protocol SystemCalls: AnyObject {
     func pollInput(_ fd: FileDescriptor, timeoutMilliseconds: Int32) throws(SystemError) -> Bool
     /// `write(2)` of every byte.
     func write(_ fd: FileDescriptor, _ bytes: [UInt8]) throws(SystemError)
+    /// `pwrite(2)` of `count` bytes from `bytes` at `offset`, every byte.
+    func pwrite(_ fd: FileDescriptor, _ bytes: UnsafeRawPointer, count: Int, offset: Int64)
+        throws(SystemError)
     /// The names in a directory (`opendir`/`readdir`), without `.` and `..`; empty when it cannot be read.
     func directoryEntries(_ path: String) -> [String]
 }
@@ -104,6 +107,19 @@ public final class LinuxSystemCalls: SystemCalls {
 
     public func write(_ fd: FileDescriptor, _ bytes: [UInt8]) throws(SystemError) {
         try writeAll(fd.rawValue, bytes, call: "write")
+    }
+
+    public func pwrite(_ fd: FileDescriptor, _ bytes: UnsafeRawPointer, count: Int, offset: Int64)
+        throws(SystemError)
+    {
+        var done = 0
+        while done < count {
+            let n = try systemCall("pwrite") {
+                Glibc.pwrite(fd.rawValue, bytes + done, count - done, off_t(offset) + off_t(done))
+            }
+            guard n > 0 else { throw SystemError(errno: EIO, call: "pwrite") }
+            done += n
+        }
     }
 
     public func directoryEntries(_ path: String) -> [String] {

@@ -21,6 +21,9 @@ final class MockSystemCalls: SystemCalls {
     var pollReady = true
     /// Live mappings: address -> length. Each is zeroed memory that tests can read.
     private(set) var mappings: [UnsafeMutableRawPointer: Int] = [:]
+    /// Each descriptor's last mapping: `pwrite` writes into it. `pwriteError` fails it.
+    private var mapped: [Int32: (UnsafeMutableRawPointer, Int)] = [:]
+    var pwriteError: Int32?
     private var nextFD: Int32 = 3
 
     deinit { for (address, _) in mappings { address.deallocate() } }
@@ -58,6 +61,7 @@ final class MockSystemCalls: SystemCalls {
         let address = UnsafeMutableRawPointer.allocate(byteCount: length, alignment: 16)
         address.initializeMemory(as: UInt8.self, repeating: 0, count: length)
         mappings[address] = length
+        mapped[fd.rawValue] = (address, length)
         return address
     }
 
@@ -65,6 +69,7 @@ final class MockSystemCalls: SystemCalls {
         trace.append("munmap \(length)")
         precondition(mappings[address] == length, "munmap of something not mapped")
         mappings[address] = nil
+        mapped = mapped.filter { $0.value.0 != address }
         address.deallocate()
     }
 
@@ -76,6 +81,17 @@ final class MockSystemCalls: SystemCalls {
     func write(_ fd: FileDescriptor, _ bytes: [UInt8]) throws(SystemError) {
         let text = String(decoding: bytes, as: UTF8.self).replacingEscape()
         trace.append("write \(text)")
+    }
+
+    func pwrite(_ fd: FileDescriptor, _ bytes: UnsafeRawPointer, count: Int, offset: Int64)
+        throws(SystemError)
+    {
+        trace.append("pwrite \(count) at \(offset)")
+        if let pwriteError { throw SystemError(errno: pwriteError, call: "pwrite") }
+        guard let (address, length) = mapped[fd.rawValue], offset >= 0,
+            Int(offset) + count <= length
+        else { throw SystemError(errno: EFBIG, call: "pwrite") }
+        (address + Int(offset)).copyMemory(from: bytes, byteCount: count)
     }
 
     func directoryEntries(_ path: String) -> [String] {
