@@ -171,6 +171,13 @@ public final class DRMDisplay: Display {
             buffer.holdsPicture = true
             if output.needsModeset {
                 try setMode(output, to: buffer)
+                if presentation == .inPlace, let shadow {
+                    // Setting the CRTC may have moved the buffer into scanout
+                    // memory (VRAM helpers pin it there): write the picture
+                    // again where the screen now reads it.
+                    DamageCopy.copy(
+                        copied, from: shadow.surface, to: buffer.surface, dx: dx, dy: dy)
+                }
                 continue
             }
             switch presentation {
