@@ -19,11 +19,19 @@ import Glibc
 /// black is shown before it). How the next frames reach the screen depends
 /// on the driver, probed once when opening with a `drmModeDirtyFB`:
 /// - Scanout straight from memory (`DirtyFB` answers `ENOSYS`: vc4, bochs,
-///   vkms, most SoCs): two dumb buffers per output, page flips with
+///   vkms, most SoCs) with a vertical blank (vc4, vkms, most SoCs): two
+///   dumb buffers per output, page flips with
 ///   `DRM_MODE_PAGE_FLIP_EVENT`; the next `backBuffer()` waits for the event,
 ///   which lands on the vertical blank. With one output and no
 ///   `DRM_CAP_DUMB_PREFER_SHADOW`, fbanim draws straight into the dumb buffer
 ///   (age 2); otherwise into a cached shadow copied by damage (age 1).
+/// - Scanout straight from memory without a vertical blank
+///   (`drmCrtcGetSequence` answers `EOPNOTSUPP`: bochs, ast, cirrus): a flip
+///   would land at once, mid-scan, no better than a copy, and costs an
+///   atomic commit, a kernel worker's wake-up and an event to read each
+///   frame. So, as Plymouth does, one dumb buffer per output stays on
+///   screen and the damage is copied into it from a shadow buffer (age 1);
+///   nothing is reported.
 /// - Drivers that copy what they are told changed (`DirtyFB` works:
 ///   virtio-gpu, SPI and USB panels via tinydrm/mipi-dbi, gud, udl): a page
 ///   flip makes them send the whole frame (slow over SPI), so fbanim keeps
@@ -34,6 +42,7 @@ public final class DRMDisplay: Display {
     public enum Presentation: String, Sendable {
         case pageFlip = "page flips"
         case damage = "damage reports (DirtyFB)"
+        case inPlace = "copies into the buffer on screen (no vertical blank)"
     }
 
     public let description: DisplayDescription
@@ -133,7 +142,8 @@ public final class DRMDisplay: Display {
     }
 
     /// Shows the frame: copies the damage where needed, then queues the page
-    /// flips (or reports the damage with `drmModeDirtyFB`). Does not wait for the blank.
+    /// flips (or reports the damage with `drmModeDirtyFB`, or, in place,
+    /// does nothing more). Does not wait for the blank.
     /// - Throws: `SystemError` from the flip or dirty call (`ENODEV`, `EIO`: the device went away).
     public func present(damage: [IntRect]) throws {
         guard !isClosed else { throw SystemError(errno: EBADF, call: "present after close") }
@@ -165,11 +175,19 @@ public final class DRMDisplay: Display {
             buffer.holdsPicture = true
             if output.needsModeset {
                 try setMode(output, to: buffer)
+                if presentation == .inPlace, let shadow {
+                    // Setting the CRTC may have moved the buffer into scanout
+                    // memory (VRAM helpers pin it there): write the picture
+                    // again where the screen now reads it.
+                    DamageCopy.copy(
+                        copied, from: shadow.surface, to: buffer.surface, dx: dx, dy: dy)
+                }
                 continue
             }
             switch presentation {
             case .pageFlip: try flip(output, to: buffer)
             case .damage: try reportDamage(copied, moved: (dx, dy), of: buffer, output: output)
+            case .inPlace: break
             }
         }
         front = target

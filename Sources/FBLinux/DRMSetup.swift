@@ -54,8 +54,8 @@ extension DRMDisplay {
     /// `card` for its `teardown()`.
     ///
     /// Probe, pick outputs, `drmSetMaster`, save each CRTC, choose the format,
-    /// one dumb buffer per output, probe `drmModeDirtyFB`, and for page flips
-    /// a second buffer per output. No CRTC is set here: the first present
+    /// one dumb buffer per output, probe `drmModeDirtyFB` and (when it answers
+    /// `ENOSYS`) the vertical blank, and for page flips a second buffer per output. No CRTC is set here: the first present
     /// sets each with the first frame, so whatever showed before (firmware
     /// splash, console, the program that handed over) is replaced by the
     /// picture, never by a black screen.
@@ -121,7 +121,13 @@ extension DRMDisplay {
             guard ![ENODEV, EIO].contains(error.errno) else {
                 throw DeviceError.setting(path, "reporting damage", error)
             }
-            presentation = .pageFlip
+            // Scanout straight from memory. Without a vertical blank to
+            // wait for, a flip lands at once, mid-scan like a copy, and
+            // costs an atomic commit, a kernel worker's wake-up and an
+            // event to read each frame: copy the damage into the buffer on
+            // screen instead, as for a damage-reporting driver.
+            presentation =
+                kms.hasVerticalBlank(fd, outputs[0].crtc) ? .pageFlip : .inPlace
         }
         if presentation == .pageFlip {
             do throws(SystemError) {

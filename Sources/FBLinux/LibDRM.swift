@@ -59,6 +59,11 @@ public protocol ModeSetting: AnyObject {
         throws(SystemError)
     /// `drmHandleEvent`: reads the pending events and runs their handlers.
     func handleEvents(_ fd: FileDescriptor) throws(SystemError)
+    /// Whether the device counts vertical blanks (`drmCrtcGetSequence`):
+    /// `false` only when the kernel answers `EOPNOTSUPP` (no vblank support
+    /// at all: bochs, cirrus, virtio-gpu, SPI panels); any other answer
+    /// (a count, a CRTC that is off, an older kernel) is taken as `true`.
+    func hasVerticalBlank(_ fd: FileDescriptor, _ crtc: CRTCID) -> Bool
 }
 
 /// `ModeSetting` through libdrm.
@@ -319,6 +324,19 @@ public final class LibDRM: ModeSetting {
             userData?.assumingMemoryBound(to: Bool.self).pointee = false
         }
         _ = try libdrmCall("drmHandleEvent") { drmHandleEvent(fd.rawValue, &context) }
+    }
+
+    public func hasVerticalBlank(_ fd: FileDescriptor, _ crtc: CRTCID) -> Bool {
+        var sequence: UInt64 = 0
+        var nanoseconds: UInt64 = 0
+        do throws(SystemError) {
+            _ = try libdrmCall("drmCrtcGetSequence") {
+                drmCrtcGetSequence(fd.rawValue, crtc.rawValue, &sequence, &nanoseconds)
+            }
+            return true
+        } catch {
+            return error.errno != EOPNOTSUPP
+        }
     }
 
     private func ids<ID: KernelObjectID>(_ list: UnsafeMutablePointer<UInt32>?, _ count: Int32)

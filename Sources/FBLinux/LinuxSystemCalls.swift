@@ -40,6 +40,19 @@ extension SystemCalls {
         }
     }
 
+    public func pwrite(_ fd: FileDescriptor, _ bytes: UnsafeRawPointer, count: Int, offset: Int64)
+        throws(SystemError)
+    {
+        var done = 0
+        while done < count {
+            let n = try systemCall("pwrite") {
+                Glibc.pwrite(fd.rawValue, bytes + done, count - done, off_t(offset) + off_t(done))
+            }
+            guard n > 0 else { throw SystemError(errno: EIO, call: "pwrite") }
+            done += n
+        }
+    }
+
     public func fcntl(_ fd: FileDescriptor, _ command: Int32, _ value: Int32) throws(SystemError)
         -> Int32
     {

@@ -142,6 +142,9 @@ public protocol SystemCalls: AnyObject {
     func signalWakePipe() throws(SystemError) -> FileDescriptor
     /// The id of the group `name` (`getgrnam`), if it exists.
     func groupID(_ name: String) -> gid_t?
+    /// `pwrite(2)` of `count` bytes from `bytes` at `offset`, every byte.
+    func pwrite(_ fd: FileDescriptor, _ bytes: UnsafeRawPointer, count: Int, offset: Int64)
+        throws(SystemError)
 }
 
 extension SystemCalls {

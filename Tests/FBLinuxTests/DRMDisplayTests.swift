@@ -79,6 +79,37 @@ import Testing
         #expect(kms.system.calls(since: mark) == ["DirtyFB 102 [10,20 5x3; 300,0 20x1]"])
     }
 
+    /// Scanout from memory without a vertical blank (bochs: DirtyFB ENOSYS, no vblank): one
+    /// buffer on screen, the damage copied into it from the shadow, no flip, no event, no
+    /// DirtyFB; the pixels on screen are the shadow's.
+    @Test func noVerticalBlankCopiesIntoTheBufferOnScreen() throws {
+        let kms = MockModeSetting.card([("Virtual-1", Self.virtual, 64, 32)])
+        kms.errors["DirtyFB"] = ENOSYS
+        kms.verticalBlank = false
+        let display = try DRMDisplay(path: "/dev/dri/card0", system: kms.system, kms: kms)
+        defer { display.close() }
+        #expect(display.presentation == .inPlace)
+        #expect(kms.system.trace.filter { $0.hasPrefix("CREATE_DUMB") }.count == 1)
+        var back = try display.backBuffer()
+        #expect(back.age == 0)
+        let raster = Rasterizer()
+        raster.clear(back.surface, to: Color(rgb: 0x0011_2233))
+        var mark = kms.system.trace.count
+        try display.present(damage: [back.surface.bounds])
+        #expect(kms.system.calls(since: mark) == ["SetCrtc 40 fb 102 64x32"])
+        back = try display.backBuffer()
+        #expect(back.age == 1)
+        let changed = IntRect(x: 3, y: 4, width: 5, height: 6)
+        raster.clear(back.surface, to: Color(rgb: 0x00AA_BBCC), in: changed)
+        mark = kms.system.trace.count
+        try display.present(damage: [changed])
+        _ = try display.backBuffer()
+        #expect(kms.system.calls(since: mark).isEmpty)
+        let screen = display.card.outputs[0].buffers[0].surface
+        #expect(screen.pixel(x: 3, y: 4) == 0x00AA_BBCC && screen.pixel(x: 7, y: 9) == 0x00AA_BBCC)
+        #expect(screen.pixel(x: 8, y: 4) == 0x0011_2233 && screen.pixel(x: 0, y: 0) == 0x0011_2233)
+    }
+
     /// A device that goes away fails the flip with ENODEV (exit 74); a driver without page flips gets SetCrtc.
     @Test func flipFailures() throws {
         let kms = MockModeSetting.card([("Virtual-1", Self.virtual, 64, 32)])

@@ -153,6 +153,53 @@ import Testing
         #expect((memory + 20 * 656 + 640).load(as: UInt64.self) == 0)
     }
 
+    /// A single page laid out as the shadow (bochs-drm's fbdev): the damage goes by `pwrite`,
+    /// one call a rectangle from its first byte to its last, never through the mapping
+    /// (DRM fbdev emulation's deferred I/O faults on each page written there); a driver that
+    /// refuses `pwrite` gets the mapping from then on.
+    @Test func aSinglePageGetsTheDamageByPwrite() throws {
+        let v = FakeFramebuffer.variable(
+            width: 64, height: 32, bpp: 32, red: (16, 8), green: (8, 8), blue: (0, 8))
+        let mock = FakeFramebuffer.mock(
+            v, FakeFramebuffer.fixed(id: "bochs-drmdrmfb", lineLength: 256, memory: 256 * 32))
+        let display = try FramebufferDisplay(path: "/dev/fb0", system: mock)
+        defer { display.close() }
+        let raster = Rasterizer()
+        var back = try display.backBuffer()
+        raster.clear(back.surface, to: Color(rgb: 0x0010_2040))
+        var mark = mock.trace.count
+        try display.present(damage: [back.surface.bounds])
+        #expect(mock.calls(since: mark) == ["ioctl FBIOGET_VSCREENINFO", "pwrite 8192 at 0"])
+        back = try display.backBuffer()
+        let rect = IntRect(x: 10, y: 20, width: 5, height: 3)
+        raster.clear(back.surface, to: Color(rgb: 0x00FF_0000), in: rect)
+        mark = mock.trace.count
+        try display.present(damage: [rect])
+        // From (10, 20) to the end of (14, 22): 2 rows of 256 bytes and 5 pixels, less 10 pixels.
+        #expect(mock.calls(since: mark) == ["ioctl FBIOGET_VSCREENINFO", "pwrite 532 at 5160"])
+        #expect(display.pixelsCopied == 64 * 32 + 15)
+        let memory = try #require(mock.mappings.first?.key)
+        func screen(_ x: Int, _ y: Int) -> UInt32 {
+            (memory + y * 256 + x * 4).load(as: UInt32.self) & 0xFF_FFFF
+        }
+        #expect(screen(10, 20) == 0xFF_0000 && screen(14, 22) == 0xFF_0000)
+        #expect(screen(9, 20) == 0x10_2040 && screen(15, 22) == 0x10_2040)
+        #expect(screen(0, 0) == 0x10_2040 && screen(63, 31) == 0x10_2040)
+
+        mock.pwriteError = EINVAL
+        back = try display.backBuffer()
+        raster.clear(back.surface, to: Color(rgb: 0x0000_FF00), in: rect)
+        mark = mock.trace.count
+        try display.present(damage: [rect])
+        #expect(mock.calls(since: mark) == ["ioctl FBIOGET_VSCREENINFO", "pwrite 532 at 5160"])
+        #expect(screen(12, 21) == 0x00_FF00)
+        raster.clear(back.surface, to: Color(rgb: 0x0000_00FF), in: rect)
+        mark = mock.trace.count
+        try display.present(damage: [rect])
+        #expect(mock.calls(since: mark) == ["ioctl FBIOGET_VSCREENINFO"])
+        #expect(screen(12, 21) == 0x00_00FF && display.pixelsCopied == 64 * 32 + 45)
+    }
+
     /// With room for two pages: draw into the hidden one, pan to it, wait for vsync before the next.
     @Test func doubleBufferedDevicesPanAndWaitForVSync() throws {
         let v = FakeFramebuffer.variable(

@@ -18,6 +18,8 @@ final class MockModeSetting: ModeSetting {
     var planeFormats: [UInt32] = []
     /// Calls (by name, as in the trace) that fail with this errno.
     var errors: [String: Int32] = [:]
+    /// What `hasVerticalBlank` answers (bochs, virtio-gpu: `false`).
+    var verticalBlank = true
     /// The nth `createDumb` (from 1) fails with ENOMEM.
     var failCreateDumb: Int?
     /// Pending-flip flags of queued flips; `handleEvents` completes them.
@@ -123,6 +125,8 @@ final class MockModeSetting: ModeSetting {
         crtcStates[crtc] = CRTCState(
             id: crtc, framebuffer: mode == nil ? nil : framebuffer, x: x, y: y, mode: mode)
     }
+
+    func hasVerticalBlank(_ fd: FileDescriptor, _ crtc: CRTCID) -> Bool { verticalBlank }
 
     func pageFlip(
         _ fd: FileDescriptor, _ crtc: CRTCID, to framebuffer: FramebufferID,

@@ -25,6 +25,9 @@ final class MockSystemCalls: SystemCalls {
     var onPoll: ((Int32) -> Void)?
     /// Live mappings: address -> length. Each is zeroed memory that tests can read.
     private(set) var mappings: [UnsafeMutableRawPointer: Int] = [:]
+    /// Each descriptor's last mapping: `pwrite` writes into it. `pwriteError` fails it.
+    private var mapped: [Int32: (UnsafeMutableRawPointer, Int)] = [:]
+    var pwriteError: Int32?
     private var nextFD: Int32 = 3
 
     deinit { for (address, _) in mappings { address.deallocate() } }
@@ -62,6 +65,7 @@ final class MockSystemCalls: SystemCalls {
         let address = UnsafeMutableRawPointer.allocate(byteCount: length, alignment: 16)
         address.initializeMemory(as: UInt8.self, repeating: 0, count: length)
         mappings[address] = length
+        mapped[fd.rawValue] = (address, length)
         return address
     }
 
@@ -69,6 +73,7 @@ final class MockSystemCalls: SystemCalls {
         trace.append("munmap \(length)")
         precondition(mappings[address] == length, "munmap of something not mapped")
         mappings[address] = nil
+        mapped = mapped.filter { $0.value.0 != address }
         address.deallocate()
     }
 
@@ -84,6 +89,17 @@ final class MockSystemCalls: SystemCalls {
         let text = String(decoding: bytes, as: UTF8.self).replacingEscape()
         trace.append("write \(text)")
         return bytes.count
+    }
+
+    func pwrite(_ fd: FileDescriptor, _ bytes: UnsafeRawPointer, count: Int, offset: Int64)
+        throws(SystemError)
+    {
+        trace.append("pwrite \(count) at \(offset)")
+        if let pwriteError { throw SystemError(errno: pwriteError, call: "pwrite") }
+        guard let (address, length) = mapped[fd.rawValue], offset >= 0,
+            Int(offset) + count <= length
+        else { throw SystemError(errno: EFBIG, call: "pwrite") }
+        (address + Int(offset)).copyMemory(from: bytes, byteCount: count)
     }
 
     func listDirectory(_ path: String) throws(SystemError) -> [String] {
