@@ -75,7 +75,7 @@ let package = Package(
         // A static executable: the Swift runtime, glibc, libstdc++, libdrm
         // and zlib linked in, so it runs from an initramfs with no libraries
         // beside it. It shows one frame and exits in under 5 ms and peaks at
-        // 7.5-8.5 MiB resident playing at 800x480 on the simulated display
+        // 7.2-8.1 MiB resident playing at 800x480 on the simulated display
         // (Scripts/rss.sh; with the libraries shared: 11.3-12.3 MiB; with the
         // Swift runtime shared too, 13.2 MB for one frame). Its code that a
         // play runs comes first (hotCodeFirst), which keeps about 2.5 MiB of

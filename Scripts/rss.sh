@@ -11,7 +11,7 @@
 #     Scripts/rss.sh --order    # rewrite Sources/fbanim/hot-symbols.txt, then the table
 #
 # --order traces which functions the eight plays (and one on the real
-# clock) run (qemu-x86_64 -d
+# clock, one with a message) run (qemu-x86_64 -d
 # in_asm, from Scripts/setup.sh's qemu-user), in the order they first run,
 # and writes them to Sources/fbanim/hot-symbols.txt, the order lld lays out
 # fbanim's code in (Package.swift, hotCodeFirst). Functions that share one
@@ -49,17 +49,26 @@ if [ "${1:-}" = "--order" ]; then
     qemu-x86_64 -d in_asm -D "$work/real.log" .build/release/fbanim \
         --device "${device%%\?*}" --fps 30 --duration 1 --scale 2 spinner >/dev/null
     traces+=("$work/real.log")
+    # And with a message (FreeType), last: a play without one comes first.
+    qemu-x86_64 -d in_asm -D "$work/message.log" .build/release/fbanim \
+        --device "$device" --fps 30 --duration 3 --message 'Loading...' spinner >/dev/null
+    traces+=(+ "$work/message.log")
     python3 - "$work/fbanim.map" Sources/fbanim/hot-symbols.txt "${traces[@]}" <<'EOF'
 import re, sys
 map_file, out, traces = sys.argv[1], sys.argv[2], sys.argv[3:]
-order, seen = [], set()
+# Groups of traces, "+" between them: a later group's functions all come
+# after an earlier one's.
+groups, seen = [[]], set()
 for trace in traces:
+    if trace == "+":
+        groups.append([])
+        continue
     for line in open(trace, errors="replace"):
         if line.startswith("IN: "):
             name = line[4:].strip()
             if name and name not in seen:
                 seen.add(name)
-                order.append(name)
+                groups[-1].append(name)
 # lld's map: input sections at 8 spaces of indentation after the alignment,
 # their symbols at 16.
 section_size, size = {}, 0
@@ -73,10 +82,13 @@ for line in open(map_file):
         section_size.setdefault(m.group(1), size)
 if not section_size:
     sys.exit("rss: no sections in the link map (is fbanim linked with lld?)")
-alone = [s for s in order if section_size.get(s, 0) <= 32768]
-shared = [s for s in order if section_size.get(s, 0) > 32768]
-open(out, "w").write("\n".join(alone + shared) + "\n")
-print(f"rss: {len(order)} functions run, {len(shared)} of them in sections over 32 KiB (last)")
+layout, shared = [], 0
+for order in groups:
+    big = [s for s in order if section_size.get(s, 0) > 32768]
+    layout += [s for s in order if section_size.get(s, 0) <= 32768] + big
+    shared += len(big)
+open(out, "w").write("\n".join(layout) + "\n")
+print(f"rss: {len(layout)} functions run, {shared} of them in sections over 32 KiB (last)")
 EOF
     rm -f .build/release/fbanim # the order file is no input SwiftPM knows of
     swift build -c release --product fbanim 2>&1 | grep -v "warning: Using '" | tail -1
