@@ -13,8 +13,12 @@ func play(_ request: PlayRequest, testPattern: Bool = false) throws(CLIError) {
     } catch {
         throw .ioError("cannot catch signals: \(error)")
     }
-    // The font first: a bad one is reported before the screen changes.
-    let typesetter = try MessageTypesetter(request.text, scale: request.style.scale)
+    // The font first: a bad one is reported before the screen changes. No
+    // message and no --font: no font (FreeType and the built-in face stay
+    // out of memory).
+    let typesetter =
+        request.text.message == nil && request.text.fontPath == nil
+        ? nil : try MessageTypesetter(request.text, scale: request.style.scale)
     let (display, fits) = try openDisplay(request)
     if let warning = boardMismatch(request, display.description) {
         StandardStream.error.write(warning)
@@ -28,7 +32,7 @@ func play(_ request: PlayRequest, testPattern: Bool = false) throws(CLIError) {
     } else {
         // Cut to the width of the picture as drawn, the panel's turn included.
         player.inputs = request.text.message.flatMap {
-            typesetter.line($0, on: display.description, rotation: player.style.rotation)
+            typesetter?.line($0, on: display.description, rotation: player.style.rotation)
         }.map { FixedMessage($0) }
     }
     let loaderName = testPattern ? "testpattern" : request.loader.rawValue
