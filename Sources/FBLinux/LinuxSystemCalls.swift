@@ -189,6 +189,27 @@ extension SystemCalls {
         return pointer
     }
 
+    public func mapAnonymous(length: Int, flags: Int32) throws(SystemError)
+        -> UnsafeMutableRawPointer
+    {
+        let address = try systemCall("mmap") {
+            Int(
+                bitPattern: Glibc.mmap(
+                    nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | flags, -1,
+                    0))
+        }
+        guard let pointer = UnsafeMutableRawPointer(bitPattern: address) else {
+            throw SystemError(errno: ENOMEM, call: "mmap")
+        }
+        return pointer
+    }
+
+    public func advise(_ address: UnsafeMutableRawPointer, length: Int, _ advice: Int32)
+        throws(SystemError)
+    {
+        _ = try systemCall("madvise") { Glibc.madvise(address, length, advice) }
+    }
+
     public func munmap(_ address: UnsafeMutableRawPointer, length: Int) {
         let rc = Glibc.munmap(address, length)
         precondition(rc == 0, "munmap of a mapping fbanim made failed")

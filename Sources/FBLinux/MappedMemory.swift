@@ -17,39 +17,48 @@ public final class MappedMemory: ZeroedMemory {
     /// 2 MiB, the size of an x86-64 or arm64 transparent huge page.
     static let hugePage = 2 << 20
 
+    private let system: SystemCalls
+
     /// `nil` when the system has no such memory to give.
-    public init?(byteCount: Int) {
+    public init?(byteCount: Int, system: SystemCalls = LinuxSystemCalls.shared) {
+        self.system = system
         let length = max(byteCount, 1)
-        let rw = PROT_READ | PROT_WRITE
-        let anonymous = MAP_PRIVATE | MAP_ANONYMOUS
-        if length >= MappedMemory.hugePage, let base = MappedMemory.mapAligned(length) {
+        if length >= MappedMemory.hugePage, let base = MappedMemory.mapAligned(length, system) {
             bytes = UnsafeMutableRawBufferPointer(start: base, count: length)
             return
         }
-        guard let p = mmap(nil, length, rw, anonymous | MAP_POPULATE, -1, 0), p != MAP_FAILED
-        else { return nil }
+        guard let p = try? system.mapAnonymous(length: length, flags: MAP_POPULATE) else {
+            return nil
+        }
         bytes = UnsafeMutableRawBufferPointer(start: p, count: length)
     }
 
-    deinit { munmap(bytes.baseAddress, bytes.count) }
+    deinit {
+        if let base = bytes.baseAddress { system.munmap(base, length: bytes.count) }
+    }
 
     /// `length` bytes from a 2 MiB boundary, huge pages asked for, populated.
-    private static func mapAligned(_ length: Int) -> UnsafeMutableRawPointer? {
+    private static func mapAligned(_ length: Int, _ system: SystemCalls)
+        -> UnsafeMutableRawPointer?
+    {
         let huge = MappedMemory.hugePage
         let span = length + huge
-        let flags = MAP_PRIVATE | MAP_ANONYMOUS
-        guard let p = mmap(nil, span, PROT_READ | PROT_WRITE, flags, -1, 0), p != MAP_FAILED
-        else { return nil }
+        guard let p = try? system.mapAnonymous(length: span, flags: 0) else { return nil }
         let start = UInt(bitPattern: p)
         let aligned = (start + UInt(huge) - 1) & ~(UInt(huge) - 1)
         let head = Int(aligned - start)
         // Give back what lies before the boundary and after the buffers.
-        if head > 0 { munmap(p, head) }
-        if span - head - length > 0 { munmap(p + head + length, span - head - length) }
+        if head > 0 { system.munmap(p, length: head) }
+        // The tail from the page after the buffers' end (munmap takes whole
+        // pages: 4 KiB here, 16 KiB on a Raspberry Pi 5's kernel).
+        let page = max(sysconf(Int32(_SC_PAGESIZE)), 4096)
+        let end = (head + length + page - 1) / page * page
+        if span > end { system.munmap(p + end, length: span - end) }
         let base = p + head
-        _ = madvise(base, length, MADV_HUGEPAGE)
-        // Kernels before 5.14 refuse it: the pages then come at first touch.
-        _ = madvise(base, length, MADV_POPULATE_WRITE)
+        // Advice only: a kernel without huge pages, or before 5.14 (no
+        // MADV_POPULATE_WRITE), refuses it, and the pages come at first touch.
+        try? system.advise(base, length: length, MADV_HUGEPAGE)
+        try? system.advise(base, length: length, MADV_POPULATE_WRITE)
         return base
     }
 }

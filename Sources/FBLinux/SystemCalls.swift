@@ -89,6 +89,12 @@ public protocol SystemCalls: AnyObject {
     /// `mmap(2)` of `length` bytes at `offset`, shared, read and write.
     func mmap(_ fd: FileDescriptor, length: Int, offset: Int64) throws(SystemError)
         -> UnsafeMutableRawPointer
+    /// `mmap(2)` of `length` bytes of private anonymous memory, read and
+    /// write, with `flags` added (`MAP_POPULATE`, say): zeroed by the kernel.
+    func mapAnonymous(length: Int, flags: Int32) throws(SystemError) -> UnsafeMutableRawPointer
+    /// `madvise(2)`: advice the kernel may refuse (older kernels, no huge pages).
+    func advise(_ address: UnsafeMutableRawPointer, length: Int, _ advice: Int32)
+        throws(SystemError)
     /// `munmap(2)`; failure would be a bug (a wrong address or length).
     func munmap(_ address: UnsafeMutableRawPointer, length: Int)
 

@@ -1,3 +1,4 @@
+import Glibc
 import FBDisplay
 import FBRaster
 import FBScheduler
@@ -37,5 +38,38 @@ import Testing
             #expect(display.screen.pixel(x: 63, y: 47) == back.surface.pixel(x: 63, y: 47))
             #expect(display.screen.base == back.surface.base)
         }
+    }
+
+    /// No memory to give: `nil`, not a trap; advice the kernel refuses
+    /// (no huge pages, a kernel before 5.14) still gives the memory.
+    @Test(arguments: [4096, 3_072_000])
+    func failuresGoThroughTheFunnel(count: Int) throws {
+        let refused = FailingMemoryCalls(failMapping: true)
+        #expect(MappedMemory(byteCount: count, system: refused) == nil)
+        #expect(refused.calls.contains("mmap"))
+        let noAdvice = FailingMemoryCalls(failMapping: false)
+        let memory = try #require(MappedMemory(byteCount: count, system: noAdvice))
+        #expect(memory.bytes.allSatisfy { $0 == 0 })
+        #expect(count < 2 << 20 || noAdvice.calls.filter { $0 == "madvise" }.count == 2)
+    }
+}
+
+/// The real calls, but `mmap` refused with ENOMEM if asked, and `madvise` always refused.
+private final class FailingMemoryCalls: SystemCalls {
+    let failMapping: Bool
+    var calls: [String] = []
+    init(failMapping: Bool) { self.failMapping = failMapping }
+
+    func mapAnonymous(length: Int, flags: Int32) throws(SystemError) -> UnsafeMutableRawPointer {
+        calls.append("mmap")
+        if failMapping { throw SystemError(errno: ENOMEM, call: "mmap") }
+        return try LinuxSystemCalls.shared.mapAnonymous(length: length, flags: flags)
+    }
+
+    func advise(_ address: UnsafeMutableRawPointer, length: Int, _ advice: Int32)
+        throws(SystemError)
+    {
+        calls.append("madvise")
+        throw SystemError(errno: EINVAL, call: "madvise")
     }
 }
