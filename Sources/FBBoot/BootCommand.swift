@@ -1,6 +1,6 @@
 /// What a program at boot asks the splash to do, whichever channel it came
 /// through (the psplash FIFO, Plymouth's socket, `fbanim ctl`).
-public enum BootCommand: Equatable, Sendable {
+package enum BootCommand: Equatable, Sendable {
     /// An explicit progress value in percent: `-100...100` (psplash: a
     /// negative value fills the ring counter-clockwise), `0...100` from
     /// Plymouth's `u` and `fbanim ctl progress`.
@@ -34,7 +34,7 @@ public enum BootCommand: Equatable, Sendable {
 /// Text from another program as a `String`: invalid UTF-8 becomes U+FFFD,
 /// so nothing a client sends can make text handling fail.
 @inlinable
-public func decodeClientText<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+package func decodeClientText<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
     String(decoding: bytes, as: UTF8.self)
 }
 
@@ -42,7 +42,7 @@ public func decodeClientText<C: Collection>(_ bytes: C) -> String where C.Elemen
 /// ESC, NUL, DEL, C1), line and paragraph separators and a byte order mark
 /// are written as `\u{..}` escapes, and the result is cut with `...` once
 /// it reaches `limit` characters.
-public func loggable(_ text: String, limit: Int = 60) -> String {
+package func loggable(_ text: String, limit: Int = 60) -> String {
     var out = ""
     var count = 0
     for scalar in text.unicodeScalars {

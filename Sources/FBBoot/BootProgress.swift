@@ -9,40 +9,40 @@
 ///   0.99 until quit; with no history, the time against 20 s, capped at 0.9.
 /// - The value never goes down during one boot (its magnitude: a psplash
 ///   writer may turn the direction), and is 1 once the splash quits.
-public struct BootProgress: Sendable {
+package struct BootProgress: Sendable {
     /// What the previous boot measured, if it was kept (it may come late:
     /// a splash started in the initramfs reads it once the real root is there).
-    public var history: BootHistory?
+    package var history: BootHistory?
     /// Unit notices so far.
-    public private(set) var units = 0
+    package private(set) var units = 0
     private var explicitMagnitude: Double?
     private var direction = 1.0
     private var reached = 0.0
     private var finished = false
     /// Whether the boot's own progress counts (off for an update: its
     /// progress is the updater's values alone).
-    public var followsTime = true
+    package var followsTime = true
 
     /// Seconds a boot is assumed to take when none was measured before.
-    public static let assumedBootSeconds = 20.0
+    package static let assumedBootSeconds = 20.0
     /// How far time alone may fill the ring without history, and with it.
-    public static let capWithoutHistory = 0.9
-    public static let capWithHistory = 0.99
+    package static let capWithoutHistory = 0.9
+    package static let capWithHistory = 0.99
 
-    public init(history: BootHistory?) { self.history = history }
+    package init(history: BootHistory?) { self.history = history }
 
     /// An explicit value in percent, `-100...100`.
-    public mutating func explicit(percent: Int) {
+    package mutating func explicit(percent: Int) {
         let p = Double(min(max(percent, -100), 100)) / 100
         explicitMagnitude = max(explicitMagnitude ?? 0, abs(p))
         if p != 0 { direction = p < 0 ? -1 : 1 }
     }
 
     /// A unit became active (systemd's `U`).
-    public mutating func unitActive() { units += 1 }
+    package mutating func unitActive() { units += 1 }
 
     /// The boot's own progress at `seconds` since the boot started.
-    public func ownProgress(at seconds: Double) -> Double {
+    package func ownProgress(at seconds: Double) -> Double {
         let t = seconds.isFinite ? max(seconds, 0) : 0
         guard let history else {
             return min(t / BootProgress.assumedBootSeconds, BootProgress.capWithoutHistory)
@@ -54,7 +54,7 @@ public struct BootProgress: Sendable {
 
     /// The value to show at `seconds` since the boot started (never less
     /// than any value returned before), with its direction.
-    public mutating func value(at seconds: Double) -> Double {
+    package mutating func value(at seconds: Double) -> Double {
         if finished { return direction }
         let candidate = explicitMagnitude ?? (followsTime ? ownProgress(at: seconds) : 0)
         reached = max(reached, candidate)
@@ -64,37 +64,37 @@ public struct BootProgress: Sendable {
     /// Whether time alone can still move the value (no explicit value has
     /// come, not finished, the boot's own progress below its cap): a
     /// splash showing it must keep drawing.
-    public func changesWithTime(at seconds: Double) -> Bool {
+    package func changesWithTime(at seconds: Double) -> Bool {
         guard !finished, explicitMagnitude == nil, followsTime else { return false }
         let cap = history == nil ? BootProgress.capWithoutHistory : BootProgress.capWithHistory
         return ownProgress(at: seconds) < cap
     }
 
     /// Whether `finish()` was called.
-    public var isFinished: Bool { finished }
+    package var isFinished: Bool { finished }
 
     /// Quit: the ring fills to the end in its direction.
-    public mutating func finish() { finished = true }
+    package mutating func finish() { finished = true }
 
     /// What this boot measured, to keep for the next one.
-    public func record(at seconds: Double) -> BootHistory {
+    package func record(at seconds: Double) -> BootHistory {
         BootHistory(units: units, seconds: seconds)
     }
 }
 
 /// What one boot measured: the unit notices it saw and how long it took
 /// to the splash's quit. Kept as a small text file between boots.
-public struct BootHistory: Equatable, Sendable {
-    public var units: Int
+package struct BootHistory: Equatable, Sendable {
+    package var units: Int
     /// Seconds from the boot's start to the splash's quit.
-    public var seconds: Double
+    package var seconds: Double
 
     /// Boots shorter or longer than these are not taken as a measure.
-    public static let secondsRange = 0.5...3600.0
-    public static let unitsRange = 0...100_000
+    package static let secondsRange = 0.5...3600.0
+    package static let unitsRange = 0...100_000
 
     /// - Precondition: nothing; values out of range are clamped.
-    public init(units: Int, seconds: Double) {
+    package init(units: Int, seconds: Double) {
         self.units = min(
             max(units, BootHistory.unitsRange.lowerBound), BootHistory.unitsRange.upperBound)
         let s = seconds.isFinite ? seconds : BootHistory.secondsRange.upperBound
@@ -106,14 +106,14 @@ public struct BootHistory: Equatable, Sendable {
     static let header = "fbanim-boot-history 1"
 
     /// The file's text.
-    public var text: String {
+    package var text: String {
         let tenths = Int((seconds * 10).rounded())
         return "\(BootHistory.header)\nunits \(units)\nseconds \(tenths / 10).\(tenths % 10)\n"
     }
 
     /// Reads the file's text; `nil` for anything else (a garbled or old
     /// file is not a measure: the boot goes on without it).
-    public init?(text: String) {
+    package init?(text: String) {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: true)
         guard lines.first == Substring(BootHistory.header), lines.count == 3 else { return nil }
         var units: Int?

@@ -1,11 +1,11 @@
 /// The kernel command line (`/proc/cmdline`), split as the kernel splits
 /// it: parameters are separated by blanks, double quotes group blanks into
 /// a value (`fbanim.message="Hello there"`) and are removed.
-public struct KernelCommandLine: Sendable {
+package struct KernelCommandLine: Sendable {
     /// Each parameter in order: its key and its value (`nil` without `=`).
-    public private(set) var parameters: [(key: String, value: String?)] = []
+    package private(set) var parameters: [(key: String, value: String?)] = []
 
-    public init(_ text: String) {
+    package init(_ text: String) {
         var word = ""
         var quoted = false
         var started = false
@@ -44,35 +44,35 @@ public struct KernelCommandLine: Sendable {
     }
 
     /// Whether `key` appears, with or without a value.
-    public func contains(_ key: String) -> Bool { parameters.contains { $0.key == key } }
+    package func contains(_ key: String) -> Bool { parameters.contains { $0.key == key } }
 
     /// The value of the last `key=value` (the kernel's own rule: the last one wins).
-    public func value(of key: String) -> String? {
+    package func value(of key: String) -> String? {
         parameters.last { $0.key == key && $0.value != nil }?.value ?? nil
     }
 }
 
 /// The `fbanim.*` keys of the kernel command line, checked: a splash never
 /// stops for a bad one, it logs the problem and goes on without it.
-public struct SplashKernelOptions: Equatable, Sendable {
+package struct SplashKernelOptions: Equatable, Sendable {
     /// `fbanim.enable=0` turns the splash off.
-    public var enabled = true
+    package var enabled = true
     /// `fbanim.board=NAME`: a plain name (no `/`, no `..`; `NAME.conf` is
     /// NAME), so only a `NAME.conf` in the boards folders
     /// (`BoardProfile.searchPaths`).
-    public var board: String?
+    package var board: String?
     /// `fbanim.loader=NAME`, as the command line would take it (checked by the caller).
-    public var loader: String?
+    package var loader: String?
     /// `splash` is on the command line.
-    public var splash = false
+    package var splash = false
     /// One line for each key that was ignored, and why.
-    public var problems: [String] = []
+    package var problems: [String] = []
 
-    public static let keys = ["fbanim.enable", "fbanim.board", "fbanim.loader"]
+    package static let keys = ["fbanim.enable", "fbanim.board", "fbanim.loader"]
 
-    public init() {}
+    package init() {}
 
-    public init(_ commandLine: KernelCommandLine) {
+    package init(_ commandLine: KernelCommandLine) {
         splash = commandLine.contains("splash")
         for (key, value) in commandLine.parameters where key.hasPrefix("fbanim.") {
             guard SplashKernelOptions.keys.contains(key) else {
@@ -116,7 +116,7 @@ public struct SplashKernelOptions: Equatable, Sendable {
 
 /// A name that can only mean a file in a folder fbanim chose: letters,
 /// digits, `-`, `_` and `.`, not starting with `.` (so no `..`), at most 64.
-public func isPlainName(_ name: String) -> Bool {
+package func isPlainName(_ name: String) -> Bool {
     guard !name.isEmpty, name.utf8.count <= 64, name.first != "." else { return false }
     return name.unicodeScalars.allSatisfy { s in
         s.isASCII

@@ -8,7 +8,7 @@
 /// 90 is right side up, 270 left side up), quirk tables set it for known
 /// tablets, and `video=CONNECTOR:panel_orientation=left_side_up` on the
 /// kernel command line overrides it.
-public enum PanelOrientation: UInt64, CaseIterable, Sendable {
+package enum PanelOrientation: UInt64, CaseIterable, Sendable {
     /// "Normal": the panel's top is the user's top.
     case normal = 0
     /// "Upside Down" (`DRM_MODE_PANEL_ORIENTATION_BOTTOM_UP`).
@@ -20,7 +20,7 @@ public enum PanelOrientation: UInt64, CaseIterable, Sendable {
     case rightSideUp = 3
 
     /// The kernel's name of the value, as `modetest` prints it.
-    public var name: String {
+    package var name: String {
         switch self {
         case .normal: "Normal"
         case .upsideDown: "Upside Down"
@@ -36,7 +36,7 @@ public enum PanelOrientation: UInt64, CaseIterable, Sendable {
     /// Down to `_180`, and drm_fb_helper.c turns `DRM_MODE_ROTATE_90` into
     /// fbcon's `FB_ROTATE_CCW` (efifb maps Left Side Up to `FB_ROTATE_CCW`
     /// directly).
-    public var counterClockwiseDegrees: Int {
+    package var counterClockwiseDegrees: Int {
         switch self {
         case .normal: 0
         case .upsideDown: 180
@@ -60,7 +60,7 @@ public enum PanelOrientation: UInt64, CaseIterable, Sendable {
 ///   - orientation: the connector's property, `nil` when it has none.
 ///   - commandLineDegrees: `rotate=` from `video=`: 0, 90, 180 or 270, or `nil`.
 /// - Returns: 0, 90, 180 or 270 degrees clockwise.
-public func pictureRotation(orientation: PanelOrientation?, commandLineDegrees: Int?) -> Int {
+package func pictureRotation(orientation: PanelOrientation?, commandLineDegrees: Int?) -> Int {
     let counterClockwise =
         (orientation?.counterClockwiseDegrees ?? 0) + (commandLineDegrees ?? 0)
     return (360 - counterClockwise % 360) % 360
@@ -72,7 +72,7 @@ extension KernelCommandLine {
     /// (drivers/video/cmdline.c): the last `video=NAME:OPTIONS` wins; with
     /// none, the one `video=` without a name (no `:`), if any.
     /// - Returns: `OPTIONS` (`720x1280@60,rotate=90`), or `nil`.
-    public func videoOptions(for name: String) -> String? {
+    package func videoOptions(for name: String) -> String? {
         var named: String?
         var global: String?
         for (key, value) in parameters where key == "video" {
@@ -95,7 +95,7 @@ extension KernelCommandLine {
     /// bits); a value other than 0, 90, 180 or 270 makes the kernel refuse
     /// the whole option, so there is no rotation at all.
     /// - Returns: 0, 90, 180 or 270, or `nil` when the output has no `rotate=`.
-    public func videoRotation(for name: String) -> Int? {
+    package func videoRotation(for name: String) -> Int? {
         guard let options = videoOptions(for: name) else { return nil }
         var degrees: Int?
         for option in options.split(separator: ",", omittingEmptySubsequences: false) {

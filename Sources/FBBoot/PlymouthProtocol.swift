@@ -5,38 +5,38 @@
 /// A request is a command byte then `0x00`, or a command byte, `0x02`, a
 /// length byte (the argument's length + 1) and the argument with its NUL.
 /// Each request gets one byte back: ACK (`0x06`) or NAK (`0x15`).
-public enum Plymouth {
+package enum Plymouth {
     /// The abstract socket's name, without its leading NUL (the address
     /// length covers the name only, not a whole `sun_path`).
-    public static let socketName = "/org/freedesktop/plymouthd"
-    public static let ack: UInt8 = 0x06
-    public static let nak: UInt8 = 0x15
+    package static let socketName = "/org/freedesktop/plymouthd"
+    package static let ack: UInt8 = 0x06
+    package static let nak: UInt8 = 0x15
 
     /// One request as it came: its command byte and its argument's bytes
     /// up to the first NUL (`nil` when it had none).
-    public struct Request: Equatable, Sendable {
-        public var command: UInt8
-        public var argument: [UInt8]?
+    package struct Request: Equatable, Sendable {
+        package var command: UInt8
+        package var argument: [UInt8]?
 
-        public init(command: UInt8, argument: [UInt8]? = nil) {
+        package init(command: UInt8, argument: [UInt8]? = nil) {
             self.command = command
             self.argument = argument
         }
 
         /// The bytes a client sends for it (as `ply-boot-client.c` writes them).
         /// - Precondition: the argument is at most 254 bytes and holds no NUL.
-        public var encoded: [UInt8] {
+        package var encoded: [UInt8] {
             guard let argument else { return [command, 0] }
             precondition(argument.count <= 254 && !argument.contains(0), "argument too long")
             return [command, 2, UInt8(argument.count + 1)] + argument + [0]
         }
 
         /// The argument as text (invalid UTF-8 becomes U+FFFD), `""` for none.
-        public var text: String { decodeClientText(argument ?? []) }
+        package var text: String { decodeClientText(argument ?? []) }
     }
 
     /// What a request comes to.
-    public enum Meaning: Equatable, Sendable {
+    package enum Meaning: Equatable, Sendable {
         /// Do this, then answer ACK (`quit` and `deactivate` once done).
         case command(BootCommand)
         /// Answer ACK (as plymouthd does) and log why nothing else happens.
@@ -47,7 +47,7 @@ public enum Plymouth {
     }
 
     /// What `request` asks of fbanim.
-    public static func meaning(of request: Request) -> Meaning {
+    package static func meaning(of request: Request) -> Meaning {
         switch request.command {
         case UInt8(ascii: "P"): return .command(.ping)
         case UInt8(ascii: "U"): return .command(.unitActive(request.text))
@@ -73,7 +73,7 @@ public enum Plymouth {
     }
 
     /// The request `fbanim ctl` sends for `command`.
-    public static func request(for command: BootCommand) -> Request {
+    package static func request(for command: BootCommand) -> Request {
         func r(_ c: Character, _ text: String? = nil) -> Request {
             Request(command: c.asciiValue!, argument: text.map(argumentBytes))
         }
@@ -109,7 +109,7 @@ public enum Plymouth {
     /// Cuts a connection's byte stream into requests, however the bytes
     /// arrive (a byte a second, many requests in one read). Never fails:
     /// any bytes make some requests, and unknown ones are answered NAK.
-    public struct Decoder: Sendable {
+    package struct Decoder: Sendable {
         private enum State: Sendable {
             case command
             case marker(UInt8)
@@ -119,16 +119,16 @@ public enum Plymouth {
         private var state = State.command
         private var argument: [UInt8] = []
 
-        public init() {}
+        package init() {}
 
         /// Whether a request is half received.
-        public var isMidRequest: Bool {
+        package var isMidRequest: Bool {
             if case .command = state { return false }
             return true
         }
 
         /// The requests completed by `bytes`, in order.
-        public mutating func feed<Bytes: Sequence>(_ bytes: Bytes) -> [Request]
+        package mutating func feed<Bytes: Sequence>(_ bytes: Bytes) -> [Request]
         where Bytes.Element == UInt8 {
             var requests: [Request] = []
             for byte in bytes {

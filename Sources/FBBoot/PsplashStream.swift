@@ -6,12 +6,12 @@
 /// one may be split over reads (writers come and go: the stream keeps a
 /// partial message until its end arrives). Nothing here can fail: bytes
 /// are answered with commands or with a one-line reason they were ignored.
-public struct PsplashStream: Sendable {
+package struct PsplashStream: Sendable {
     /// The longest message taken, in bytes (its terminator not counted).
-    public static let maximumLength = 1024
+    package static let maximumLength = 1024
 
     /// What one message came to.
-    public enum Outcome: Equatable, Sendable {
+    package enum Outcome: Equatable, Sendable {
         case command(BootCommand)
         /// Not understood: why, for one line of log.
         case ignored(String)
@@ -21,15 +21,15 @@ public struct PsplashStream: Sendable {
     /// Bytes dropped from the message being received, which is over-long.
     private var dropping = 0
 
-    public init() { pending.reserveCapacity(PsplashStream.maximumLength) }
+    package init() { pending.reserveCapacity(PsplashStream.maximumLength) }
 
     /// Whether part of a message is waiting for its end.
-    public var hasPartialMessage: Bool { !pending.isEmpty || dropping > 0 }
+    package var hasPartialMessage: Bool { !pending.isEmpty || dropping > 0 }
 
     /// Takes bytes as read from the FIFO; returns what each message that
     /// ended in them came to, in order. Empty messages (a NUL storm, blank
     /// lines) come to nothing.
-    public mutating func feed<Bytes: Sequence>(_ bytes: Bytes) -> [Outcome]
+    package mutating func feed<Bytes: Sequence>(_ bytes: Bytes) -> [Outcome]
     where Bytes.Element == UInt8 {
         var outcomes: [Outcome] = []
         for byte in bytes {
@@ -91,7 +91,7 @@ public struct PsplashStream: Sendable {
 /// blanks around, an optional sign, decimal digits (`-0` is 0). Values past
 /// `range` are clamped into it (psplash clamps too); anything else, `1e99`
 /// or `40%` or `12abc`, is `nil`.
-public func parsePercent(_ text: String, range: ClosedRange<Int>) -> Int? {
+package func parsePercent(_ text: String, range: ClosedRange<Int>) -> Int? {
     var s = Substring(text)
     while let c = s.first, c == " " || c == "\t" { s.removeFirst() }
     while let c = s.last, c == " " || c == "\t" { s.removeLast() }

@@ -1,5 +1,5 @@
 /// Why a picture could not be encoded.
-public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Width or height is not positive, or the pixel count overflows.
     case invalidSize(width: Int, height: Int)
     /// The byte count is not `width * height * 3`.
@@ -9,7 +9,7 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The sink of a streamed encode could not take the bytes (it knows why).
     case outputFailed
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidSize(let w, let h):
             return "invalid picture size \(w)x\(h)"
@@ -24,11 +24,11 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 /// The file formats fbanim writes, chosen by the output file's extension.
-public enum ImageFileFormat: String, CaseIterable, Sendable {
+package enum ImageFileFormat: String, CaseIterable, Sendable {
     case png, ppm
 
     /// The format named by a path's extension (`.png`, `.ppm`, any case), or `nil`.
-    public init?(path: String) {
+    package init?(path: String) {
         // Only a dot in the last path component starts an extension.
         guard let dot = path.lastIndex(of: "."),
             !path[dot...].contains("/")
@@ -37,7 +37,7 @@ public enum ImageFileFormat: String, CaseIterable, Sendable {
     }
 
     /// Encodes packed 8-bit RGB (`width * height * 3` bytes, rows top to bottom) as a file.
-    public func encode(rgb: [UInt8], width: Int, height: Int) throws(ImageError) -> [UInt8] {
+    package func encode(rgb: [UInt8], width: Int, height: Int) throws(ImageError) -> [UInt8] {
         switch self {
         case .png: return try encodePNG(rgb: rgb, width: width, height: height)
         case .ppm: return try encodePPM(rgb: rgb, width: width, height: height)

@@ -3,12 +3,12 @@
 
 /// Gives the pixels of row `y` (0 at the top) as packed 8-bit RGB into
 /// `out` (`width * 3` bytes).
-public typealias RGBRowSource = (_ y: Int, _ out: UnsafeMutableBufferPointer<UInt8>) -> Void
+package typealias RGBRowSource = (_ y: Int, _ out: UnsafeMutableBufferPointer<UInt8>) -> Void
 
 /// Takes the next bytes of the file; returns `false` when they could not be
 /// written (the encoder then stops with `ImageError.outputFailed`; the sink
 /// keeps the reason).
-public typealias ByteSink = (_ bytes: UnsafeRawBufferPointer) -> Bool
+package typealias ByteSink = (_ bytes: UnsafeRawBufferPointer) -> Bool
 
 extension ImageFileFormat {
     /// Encodes a `width` x `height` picture whose rows `row` gives, top to
@@ -16,7 +16,7 @@ extension ImageFileFormat {
     /// same bytes as `encode(rgb:width:height:)`.
     /// - Throws: `ImageError.invalidSize`, `.compressionFailed`, or
     ///   `.outputFailed` when `sink` returned `false`.
-    public func encode(
+    package func encode(
         width: Int, height: Int, rows row: RGBRowSource, to sink: ByteSink
     ) throws(ImageError) {
         try checkSize(width: width, height: height)

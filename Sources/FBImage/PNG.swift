@@ -9,7 +9,7 @@ import CZlib
 /// written, so the same pixels always give the same bytes.
 /// - Parameter rgb: `width * height * 3` bytes, rows top to bottom.
 /// - Throws: `ImageError` for a bad size or when zlib fails (out of memory).
-public func encodePNG(rgb: [UInt8], width: Int, height: Int) throws(ImageError) -> [UInt8] {
+package func encodePNG(rgb: [UInt8], width: Int, height: Int) throws(ImageError) -> [UInt8] {
     try validateRGB(rgb, width: width, height: height)
     var out: [UInt8] = []
     try rgb.withUnsafeBufferPointer { (pixels) throws(ImageError) in

@@ -16,7 +16,7 @@ import Glibc
 /// - Throws: `SystemError` naming the call that failed: `mkstemp` (missing
 ///   or read-only directory), `write`, `fsync`, `close`, `rename` (`EISDIR`
 ///   when `path` is a directory), ...
-public func writeFileAtomically(
+package func writeFileAtomically(
     _ bytes: [UInt8], to path: String, permissions: mode_t? = nil,
     system: SystemCalls = LinuxSystemCalls.shared
 ) throws(SystemError) {
@@ -32,13 +32,13 @@ public func writeFileAtomically(
 }
 
 /// The temporary file `writeFileAtomically(to:permissions:contents:)` fills.
-public struct AtomicFileWriter {
+package struct AtomicFileWriter {
     let fd: FileDescriptor
     let system: SystemCalls
 
     /// Writes all of `bytes`, after short writes and `EINTR` too.
     /// - Throws: `SystemError` from `write` (`ENOSPC`, `EIO`...).
-    public func write(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
         try system.writeAll(fd, bytes, inherited: false)
     }
 }
@@ -47,7 +47,7 @@ public struct AtomicFileWriter {
 /// `contents` as it makes them (a picture encoded row by row), so the file
 /// never has to be in memory whole. Whatever `contents` throws removes the
 /// temporary file and is thrown on.
-public func writeFileAtomically(
+package func writeFileAtomically(
     to path: String, permissions: mode_t? = nil, system: SystemCalls = LinuxSystemCalls.shared,
     contents: (AtomicFileWriter) throws -> Void
 ) throws {
@@ -99,7 +99,7 @@ public func writeFileAtomically(
 /// destination that is a directory) so a big frame is not drawn for nothing.
 /// The write itself still reports anything this check cannot foresee.
 /// - Throws: `SystemError` with `ENOENT`, `ENOTDIR`, `EISDIR`, `EACCES` or `EROFS`.
-public func checkFileReplaceable(_ path: String, system: SystemCalls = LinuxSystemCalls.shared)
+package func checkFileReplaceable(_ path: String, system: SystemCalls = LinuxSystemCalls.shared)
     throws(SystemError)
 {
     let (directory, name) = splitPath(path)

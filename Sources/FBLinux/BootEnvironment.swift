@@ -4,12 +4,14 @@ import Glibc
 /// What a boot splash needs from the system around it: systemd's notify
 /// socket, Plymouth's pid file, the kernel command line, small files that
 /// must never block, the boot clock.
-public enum BootEnvironment {
+package enum BootEnvironment {
     /// Sends `state` (`READY=1`, `STATUS=...`) to `$NOTIFY_SOCKET`, the way
     /// `sd_notify` does (no libsystemd needed). Nothing when it is unset.
     /// - Returns: whether a datagram went out.
     @discardableResult
-    public static func notifySystemd(_ state: String, system: SystemCalls = LinuxSystemCalls.shared)
+    package static func notifySystemd(
+        _ state: String, system: SystemCalls = LinuxSystemCalls.shared
+    )
         -> Bool
     {
         guard let address = environment("NOTIFY_SOCKET"), !address.isEmpty,
@@ -19,12 +21,12 @@ public enum BootEnvironment {
     }
 
     /// The value of an environment variable.
-    public static func environment(_ name: String) -> String? {
+    package static func environment(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }
     }
 
     /// Seconds since the kernel started (`CLOCK_BOOTTIME`: counts suspend too).
-    public static func secondsSinceBoot() -> Double {
+    package static func secondsSinceBoot() -> Double {
         var ts = timespec()
         guard clock_gettime(CLOCK_BOOTTIME, &ts) == 0 else {
             return Double(monotonicNanoseconds()) / 1e9
@@ -33,7 +35,7 @@ public enum BootEnvironment {
     }
 
     /// The kernel command line (`/proc/cmdline`), `""` when it cannot be read.
-    public static func kernelCommandLine(
+    package static func kernelCommandLine(
         path: String = "/proc/cmdline", system: SystemCalls = LinuxSystemCalls.shared
     ) -> String {
         (try? readSmallFile(path, limit: 65536, system: system)).map {
@@ -48,7 +50,7 @@ public enum BootEnvironment {
     /// - Throws: `SystemError`: `ENOENT`, `EACCES`, `EISDIR` for a directory,
     ///   `EINVAL` for a device or socket, `EFBIG` when larger than `limit`,
     ///   `ETIMEDOUT` for a pipe whose writer neither writes nor closes.
-    public static func readSmallFile(
+    package static func readSmallFile(
         _ path: String, limit: Int, system: SystemCalls = LinuxSystemCalls.shared,
         time: FrameClock = MonotonicClock.shared
     ) throws(SystemError) -> [UInt8] {
@@ -98,7 +100,7 @@ public enum BootEnvironment {
     /// Writes this process's id to `path` (Plymouth's `/run/plymouth/pid`,
     /// where systemd's tools look), making its folder if needed.
     /// - Throws: `SystemError` from `mkdir` or the write.
-    public static func writePidFile(_ path: String, system: SystemCalls = LinuxSystemCalls.shared)
+    package static func writePidFile(_ path: String, system: SystemCalls = LinuxSystemCalls.shared)
         throws(SystemError)
     {
         let (directory, _) = splitPath(path)
@@ -108,7 +110,7 @@ public enum BootEnvironment {
     }
 
     /// Makes `path` (one level) unless it exists.
-    public static func makeDirectory(
+    package static func makeDirectory(
         _ path: String, mode: mode_t = 0o755, system: SystemCalls = LinuxSystemCalls.shared
     ) throws(SystemError) {
         do throws(SystemError) {
@@ -121,7 +123,7 @@ public enum BootEnvironment {
     }
 
     /// Removes the pid file at `path` if it still names this process.
-    public static func removePidFile(_ path: String, system: SystemCalls = LinuxSystemCalls.shared)
+    package static func removePidFile(_ path: String, system: SystemCalls = LinuxSystemCalls.shared)
     {
         guard let bytes = try? readSmallFile(path, limit: 64, system: system),
             String(decoding: bytes, as: UTF8.self).split(separator: "\n").first
@@ -136,7 +138,7 @@ public enum BootEnvironment {
     /// would block forever).
     /// - Returns: the paths removed.
     @discardableResult
-    public static func removeStaleSplashFiles(
+    package static func removeStaleSplashFiles(
         pidFile: String, fifo: String, system: SystemCalls = LinuxSystemCalls.shared
     ) -> [String] {
         var removed: [String] = []
@@ -158,7 +160,7 @@ public enum BootEnvironment {
     }
 
     /// The process named in a pid file, if it names a running one.
-    public static func process(
+    package static func process(
         inPidFile path: String, system: SystemCalls = LinuxSystemCalls.shared
     )
         -> Int32?
@@ -182,7 +184,7 @@ public enum BootEnvironment {
     }
 
     /// The command name of process `pid` (`/proc/PID/comm`), if it runs.
-    public static func commandName(of pid: Int32, system: SystemCalls = LinuxSystemCalls.shared)
+    package static func commandName(of pid: Int32, system: SystemCalls = LinuxSystemCalls.shared)
         -> String?
     {
         guard let bytes = try? readSmallFile("/proc/\(pid)/comm", limit: 64, system: system) else {
@@ -194,7 +196,7 @@ public enum BootEnvironment {
     /// Marks this process as one systemd-shutdown must not kill in its last
     /// sweep (its `argv[0]` starts with `@`, as plymouthd's does), so a
     /// shutdown splash stays on screen until the power goes off.
-    public static func spareAtShutdown() {
+    package static func spareAtShutdown() {
         guard let argv0 = CommandLine.unsafeArgv[0], argv0.pointee != 0 else { return }
         argv0.pointee = CChar(UInt8(ascii: "@"))
     }
@@ -202,7 +204,7 @@ public enum BootEnvironment {
     /// Moves this process into `directory` as its root (`chroot`, then
     /// `chdir("/")`), as plymouthd does when the boot leaves the initramfs.
     /// - Throws: `SystemError` (`ENOENT`, `ENOTDIR`, `EPERM` without root).
-    public static func changeRoot(
+    package static func changeRoot(
         to directory: String, system: SystemCalls = LinuxSystemCalls.shared
     )
         throws(SystemError)
@@ -212,18 +214,18 @@ public enum BootEnvironment {
     }
 
     /// The id of the group `name`, if it exists.
-    public static func groupID(_ name: String) -> UInt32? {
+    package static func groupID(_ name: String) -> UInt32? {
         groupID(name, system: LinuxSystemCalls.shared)
     }
 
     /// The id of the group `name`, if it exists, asked through `system`.
-    public static func groupID(_ name: String, system: SystemCalls) -> UInt32? {
+    package static func groupID(_ name: String, system: SystemCalls) -> UInt32? {
         system.groupID(name)
     }
 
     /// Whether process `pid` is in group `gid` (primary or supplementary:
     /// `/proc/PID/status`'s `Gid:` and `Groups:` lines).
-    public static func process(
+    package static func process(
         _ pid: Int32, isInGroup gid: UInt32, system: SystemCalls = LinuxSystemCalls.shared
     ) -> Bool {
         guard let bytes = try? readSmallFile("/proc/\(pid)/status", limit: 65536, system: system)
@@ -239,5 +241,5 @@ public enum BootEnvironment {
     }
 
     /// This process's user id.
-    public static var userID: UInt32 { getuid() }
+    package static var userID: UInt32 { getuid() }
 }

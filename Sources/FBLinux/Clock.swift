@@ -1,7 +1,7 @@
 import Glibc
 
 /// `CLOCK_MONOTONIC` in nanoseconds: never jumps with the wall clock.
-public func monotonicNanoseconds() -> UInt64 {
+package func monotonicNanoseconds() -> UInt64 {
     var ts = timespec()
     // Cannot fail for CLOCK_MONOTONIC with a valid pointer (EINVAL/EFAULT are bugs).
     let rc = clock_gettime(CLOCK_MONOTONIC, &ts)
@@ -10,7 +10,7 @@ public func monotonicNanoseconds() -> UInt64 {
 }
 
 /// This process's CPU time (user + system) in nanoseconds.
-public func processCPUNanoseconds() -> UInt64 {
+package func processCPUNanoseconds() -> UInt64 {
     var ts = timespec()
     let rc = clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
     precondition(rc == 0, "clock_gettime(CLOCK_PROCESS_CPUTIME_ID) failed")
@@ -22,7 +22,7 @@ public func processCPUNanoseconds() -> UInt64 {
 /// The thread's, not the process's: another thread of a program playing a
 /// loader (`FBAnim.play`) is no frame's work, and the kernel reads it
 /// without summing every thread under the process's lock.
-public func threadCPUNanoseconds() -> UInt64 {
+package func threadCPUNanoseconds() -> UInt64 {
     var ts = timespec()
     let rc = clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
     precondition(rc == 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed")

@@ -9,13 +9,13 @@ import Glibc
 /// `restore()` puts the VT back in `KD_TEXT` with the cursor shown; the
 /// displays call it from their `close()`, which the command line runs on
 /// every way out (end of the run, SIGTERM/SIGINT/SIGHUP, a fatal error).
-public final class Console {
+package final class Console {
     /// The VT the console ioctls go to (`/dev/tty0` is the active one).
-    public let path: String
+    package let path: String
     private let system: SystemCalls
     private var fd: FileDescriptor?
     /// The VT's switches are this process's (`VT_PROCESS`) until restored.
-    public private(set) var ownsSwitching = false
+    package private(set) var ownsSwitching = false
 
     private init(path: String, system: SystemCalls, fd: FileDescriptor) {
         self.path = path
@@ -37,7 +37,7 @@ public final class Console {
     ///   to switch: no VT at all (a kernel without `CONFIG_VT`, a container),
     ///   or no permission to change it. Both are fine: nothing draws over the
     ///   picture then, or nothing fbanim could prevent.
-    public static func enterGraphics(
+    package static func enterGraphics(
         path: String = "/dev/tty0", system: SystemCalls = LinuxSystemCalls.shared
     ) -> Console? {
         guard let fd = try? system.open(path, flags: O_RDWR | O_NOCTTY | O_NONBLOCK) else {
@@ -58,7 +58,7 @@ public final class Console {
 
     /// Back to `KD_TEXT` (fbcon repaints the console) with the cursor shown.
     /// Safe to call twice; failures are ignored, there is nothing else to try.
-    public func restore() {
+    package func restore() {
         guard let fd else { return }
         giveBackSwitching(fd)
         self.fd = nil
@@ -70,7 +70,7 @@ public final class Console {
 
     /// Leaves the VT as it is (in graphics mode, the picture on screen) and
     /// lets go of it: a retained splash or a shutdown screen. Safe to call twice.
-    public func leaveAsItIs() {
+    package func leaveAsItIs() {
         guard let fd else { return }
         giveBackSwitching(fd)
         self.fd = nil
@@ -92,7 +92,7 @@ public final class Console {
     /// - Returns: whether the VT is now `VT_PROCESS` (`false` with no VT,
     ///   or when the kernel refuses).
     @discardableResult
-    public func ownSwitching(signal: Int32) -> Bool {
+    package func ownSwitching(signal: Int32) -> Bool {
         guard let fd else { return false }
         // The VT on screen now is this console's (`/dev/tty0` was opened on it).
         if number == nil { number = activeVT(fd) }
@@ -108,11 +108,11 @@ public final class Console {
     }
     private var switchSignal: Int32 = 0
     /// This console's VT number (1 for tty1), once switches are owned.
-    public private(set) var number: Int?
+    package private(set) var number: Int?
 
     /// Whether this console's VT is the one on screen (`VT_GETSTATE`);
     /// `nil` when that cannot be told.
-    public var isShown: Bool? {
+    package var isShown: Bool? {
         guard let fd, let number, let active = activeVT(fd) else { return nil }
         return active == number
     }
@@ -130,7 +130,7 @@ public final class Console {
     /// so, `VT_PROCESS` is taken again. Runs with the console checks.
     /// - Returns: whether it had to be taken again.
     @discardableResult
-    public func reassertSwitching() -> Bool {
+    package func reassertSwitching() -> Bool {
         guard ownsSwitching, let fd else { return false }
         var mode = vt_mode()
         guard (try? system.ioctl(fd, fbl_VT_GETMODE, "VT_GETMODE", &mode)) != nil,
@@ -144,13 +144,13 @@ public final class Console {
     /// - Returns: whether a switch was waiting (`EINVAL` when none was: the
     ///   signal came from someone else, and the VT is still on screen).
     @discardableResult
-    public func allowLeave() -> Bool {
+    package func allowLeave() -> Bool {
         guard ownsSwitching, let fd else { return false }
         return (try? system.ioctl(fd, fbl_VT_RELDISP, "VT_RELDISP", value: 1)) != nil
     }
 
     /// Answers the switch back to this VT (`VT_RELDISP VT_ACKACQ`).
-    public func acknowledgeReturn() {
+    package func acknowledgeReturn() {
         guard ownsSwitching, let fd else { return }
         try? system.ioctl(fd, fbl_VT_RELDISP, "VT_RELDISP", value: fbl_VT_ACKACQ)
     }
@@ -172,7 +172,7 @@ public final class Console {
     /// `chvt`; a getty starting early), and hides the cursor again.
     /// - Returns: whether it was in text mode (the picture must be redrawn:
     ///   fbcon painted over it).
-    public func reassertGraphics() -> Bool {
+    package func reassertGraphics() -> Bool {
         guard let fd else { return false }
         var mode: Int32 = -1
         guard (try? system.ioctl(fd, fbl_KDGETMODE, "KDGETMODE", &mode)) != nil,
@@ -186,7 +186,7 @@ public final class Console {
     /// Puts the VT at `path` in text mode with its cursor shown, whoever
     /// left it in graphics mode (a splash killed with SIGKILL). Nothing
     /// happens where there is no VT or no right to change it.
-    public static func restoreText(
+    package static func restoreText(
         path: String = "/dev/tty0", system: SystemCalls = LinuxSystemCalls.shared
     ) {
         guard let fd = try? system.open(path, flags: O_RDWR | O_NOCTTY | O_NONBLOCK) else { return }
@@ -199,7 +199,7 @@ public final class Console {
 
     /// The mode of the VT at `path`: `KD_TEXT` (0) or `KD_GRAPHICS` (1),
     /// `nil` when it cannot be read (`ioctl(KDGETMODE)`).
-    public static func mode(
+    package static func mode(
         path: String = "/dev/tty0", system: SystemCalls = LinuxSystemCalls.shared
     ) -> Int32? {
         guard let fd = try? system.open(path, flags: O_RDONLY | O_NOCTTY) else { return nil }

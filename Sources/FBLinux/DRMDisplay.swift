@@ -37,26 +37,26 @@ import Glibc
 ///   flip makes them send the whole frame (slow over SPI), so fbanim keeps
 ///   one dumb buffer per output on screen, copies the damage into it from a
 ///   shadow buffer and reports exactly that damage with `drmModeDirtyFB`.
-public final class DRMDisplay: Display {
+package final class DRMDisplay: Display {
     /// How presents reach the screen (see the type's documentation).
-    public enum Presentation: String, Sendable {
+    package enum Presentation: String, Sendable {
         case pageFlip = "page flips"
         case damage = "damage reports (DirtyFB)"
         case inPlace = "copies into the buffer on screen (no vertical blank)"
     }
 
-    public let description: DisplayDescription
-    public let clock: FrameClock? = nil
-    public let presentation: Presentation
+    package let description: DisplayDescription
+    package let clock: FrameClock? = nil
+    package let presentation: Presentation
     /// The VT held in graphics mode while this display is open; restored by `close()`.
-    public var console: Console?
+    package var console: Console?
     /// The outputs' connector names and modes, as in `Virtual-1 480x320@60`.
-    public var outputSummaries: [String] {
+    package var outputSummaries: [String] {
         card.outputs.map { "\($0.connector.name) \($0.mode.summary)" }
     }
     /// Degrees clockwise the picture must turn for the first output's panel
     /// orientation and its `video=...,rotate=` (see `Display.panelRotation`).
-    public let panelRotation: Int
+    package let panelRotation: Int
 
     let card: DRMCard
     /// The clock the flip waits' timeouts are read on.
@@ -89,7 +89,7 @@ public final class DRMDisplay: Display {
     ///   when another program (a display server) is master; `.unusable` for
     ///   a file that is not a DRM device, a device without dumb buffers or
     ///   without a connected output, or a mode the driver refuses.
-    public init(
+    package init(
         path: String, connector: String? = nil, format: PixelFormat? = nil,
         kernelCommandLine: String? = nil, system: SystemCalls = LinuxSystemCalls.shared,
         kms: ModeSetting = LibDRM.shared, time: FrameClock = MonotonicClock.shared
@@ -134,7 +134,7 @@ public final class DRMDisplay: Display {
     /// `drmHandleEvent`) for the flip queued by the last present: until it
     /// completes the buffer it replaces is still scanned out.
     /// - Throws: `SystemError` when the device fails or no flip event comes within a second.
-    public func backBuffer() throws -> BackBuffer {
+    package func backBuffer() throws -> BackBuffer {
         try waitForFlips(timeoutNanoseconds: 1_000_000_000)
         if let shadow { return BackBuffer(surface: shadow.surface, age: presented ? 1 : 0) }
         let buffer = card.outputs[0].buffers[1 - front]
@@ -145,7 +145,7 @@ public final class DRMDisplay: Display {
     /// flips (or reports the damage with `drmModeDirtyFB`, or, in place,
     /// does nothing more). Does not wait for the blank.
     /// - Throws: `SystemError` from the flip or dirty call (`ENODEV`, `EIO`: the device went away).
-    public func present(damage: [IntRect]) throws {
+    package func present(damage: [IntRect]) throws {
         guard !isClosed else { throw SystemError(errno: EBADF, call: "present after close") }
         let size = (description.width, description.height)
         let screen = IntRect(x: 0, y: 0, width: size.0, height: size.1)
@@ -198,7 +198,7 @@ public final class DRMDisplay: Display {
 
     /// Waits for pending flips, restores each CRTC, releases the buffers,
     /// drops master, closes the device, then gives the console back. Safe to call twice.
-    public func close() {
+    package func close() {
         guard !isClosed else { return }
         isClosed = true
         // A flip still in flight would land on a buffer about to be freed.

@@ -5,7 +5,7 @@ extension DRMDisplay: HandOverDisplay {
     /// Waits for a flip in flight, then drops DRM master (`drmDropMaster`):
     /// the buffers, the mode and the picture stay; the next program becomes
     /// master and sets its own mode over the picture.
-    public func deactivate() {
+    package func deactivate() {
         guard !isClosed else { return }
         try? waitForFlips(timeoutNanoseconds: 200_000_000)
         if card.isMaster {
@@ -17,7 +17,7 @@ extension DRMDisplay: HandOverDisplay {
     /// `drmSetMaster`; the next present sets each CRTC again (another
     /// program may have changed the mode or shown its own framebuffer).
     /// - Throws: `SystemError` (`EBUSY`, `EACCES`) while another program is master.
-    public func reactivate() throws {
+    package func reactivate() throws {
         guard !isClosed else { throw SystemError(errno: EBADF, call: "reactivate after close") }
         if !card.isMaster {
             try card.kms.becomeMaster(card.fd)
@@ -32,7 +32,7 @@ extension DRMDisplay: HandOverDisplay {
     /// framebuffer goes (at the latest when the device is closed), so the
     /// device is kept open, master dropped, until another program shows
     /// its own picture. The console stays in graphics mode either way.
-    public func closeRetainingPicture() -> Bool {
+    package func closeRetainingPicture() -> Bool {
         guard !isClosed else { return false }
         isClosed = true
         try? waitForFlips(timeoutNanoseconds: 200_000_000)
@@ -72,7 +72,7 @@ extension DRMDisplay: HandOverDisplay {
 
     /// Whether a CRTC still scans out one of the framebuffers kept by
     /// `closeRetainingPicture()` (`drmModeGetCrtc` needs no master).
-    public var isShowingPicture: Bool {
+    package var isShowingPicture: Bool {
         guard !retained.isEmpty else { return false }
         return card.outputs.contains { output in
             guard let state = try? card.kms.crtc(card.fd, output.crtc), let fb = state.framebuffer
@@ -82,7 +82,7 @@ extension DRMDisplay: HandOverDisplay {
     }
 
     /// Frees the buffers kept for the retained picture and closes the device.
-    public func releaseRetained() {
+    package func releaseRetained() {
         retained = []
         card.teardown()
     }
@@ -92,7 +92,7 @@ extension DRMDisplay: HandOverDisplay {
     /// `drmModeGetCrtc`, which needs no master. Only a master can change a
     /// CRTC, so this display has lost master (taken behind its back; the
     /// kernel restores its console's framebuffer when the last master goes).
-    public var screenTaken: Bool {
+    package var screenTaken: Bool {
         guard !isClosed else { return false }
         return card.outputs.contains { output in
             guard output.crtcSet, !output.needsModeset,
@@ -106,7 +106,7 @@ extension DRMDisplay: HandOverDisplay {
     /// Whether the device answers `ENODEV` (`drmModeGetCrtc`): its driver
     /// was unbound or the device unplugged; the descriptor stays valid but
     /// nothing will show through it again.
-    public var isGone: Bool {
+    package var isGone: Bool {
         guard !isClosed, let output = card.outputs.first else { return false }
         do throws(SystemError) {
             _ = try card.kms.crtc(card.fd, output.crtc)
@@ -118,7 +118,7 @@ extension DRMDisplay: HandOverDisplay {
 
     /// Sets each CRTC again with the next frame (whatever changed the
     /// screen, the picture comes back whole).
-    public func invalidateScreen() {
+    package func invalidateScreen() {
         for output in card.outputs { output.needsModeset = true }
     }
 }

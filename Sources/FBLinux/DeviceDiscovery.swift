@@ -3,51 +3,51 @@ import FBRaster
 import Glibc
 
 /// What one DRM card offers, read without becoming master (`fbanim devices`).
-public struct DRMCardReport: Sendable {
-    public var path: String
+package struct DRMCardReport: Sendable {
+    package var path: String
     /// `drmGetVersion`'s name and description, as in `bochs-drm`.
-    public var driver: String
-    public var driverDescription: String
-    public var connectors: [ConnectorInfo]
+    package var driver: String
+    package var driverDescription: String
+    package var connectors: [ConnectorInfo]
     /// The primary plane's formats for the first CRTC, as fourcc strings (`XR24`).
-    public var planeFormats: [String]
+    package var planeFormats: [String]
     /// `DRM_CAP_DUMB_PREFERRED_DEPTH` (16 on small panels), when the driver says.
-    public var preferredDepth: UInt64?
+    package var preferredDepth: UInt64?
     /// `DRM_CAP_DUMB_PREFER_SHADOW`.
-    public var prefersShadow: Bool
+    package var prefersShadow: Bool
     /// The format fbanim would draw in.
-    public var format: PixelFormat
+    package var format: PixelFormat
     /// Links to the card under `/dev/dri/by-path` (udev's stable names).
-    public var links: [String] = []
+    package var links: [String] = []
 
     /// Whether fbanim can show something on it.
-    public var hasConnectedOutput: Bool {
+    package var hasConnectedOutput: Bool {
         connectors.contains { $0.status == .connected && !$0.modes.isEmpty }
     }
 }
 
 /// What one fbdev device is (`fbanim devices`).
-public struct FramebufferReport: Sendable {
-    public var path: String
+package struct FramebufferReport: Sendable {
+    package var path: String
     /// The geometry, or why fbanim cannot draw on it.
-    public var geometry: Result<FramebufferGeometry, DeviceError>
+    package var geometry: Result<FramebufferGeometry, DeviceError>
 }
 
 /// Finds the display devices of this machine.
-public enum DeviceDiscovery {
+package enum DeviceDiscovery {
     /// `/dev/dri/card0`, `/dev/dri/card1`, ... in number order.
-    public static func drmCards(system: SystemCalls = LinuxSystemCalls.shared) -> [String] {
+    package static func drmCards(system: SystemCalls = LinuxSystemCalls.shared) -> [String] {
         numbered(system.directoryEntries("/dev/dri"), prefix: "card").map { "/dev/dri/\($0)" }
     }
 
     /// `/dev/fb0`, `/dev/fb1`, ... in number order.
-    public static func framebuffers(system: SystemCalls = LinuxSystemCalls.shared) -> [String] {
+    package static func framebuffers(system: SystemCalls = LinuxSystemCalls.shared) -> [String] {
         numbered(system.directoryEntries("/dev"), prefix: "fb").map { "/dev/\($0)" }
     }
 
     /// Reads what the card at `path` has: driver, connectors with their
     /// status and modes, plane formats. Opens it, never becomes master.
-    public static func probeCard(
+    package static func probeCard(
         _ path: String, system: SystemCalls = LinuxSystemCalls.shared,
         kms: ModeSetting = LibDRM.shared
     ) -> Result<DRMCardReport, DeviceError> {
@@ -79,7 +79,7 @@ public enum DeviceDiscovery {
 
     /// The links in `directory` (udev's `/dev/dri/by-path`) that lead to the
     /// device at `path`, sorted; links are resolved on the real file system.
-    public static func links(
+    package static func links(
         to path: String, in directory: String = "/dev/dri/by-path",
         system: SystemCalls = LinuxSystemCalls.shared
     ) -> [String] {
@@ -89,7 +89,7 @@ public enum DeviceDiscovery {
     }
 
     /// Reads the screen info of the fbdev at `path` (opens it, maps nothing).
-    public static func probeFramebuffer(
+    package static func probeFramebuffer(
         _ path: String, system: SystemCalls = LinuxSystemCalls.shared
     )
         -> FramebufferReport
@@ -126,7 +126,7 @@ public enum DeviceDiscovery {
     }
 
     /// `XR24` for `DRM_FORMAT_XRGB8888`: the fourcc's four characters.
-    public static func fourccName(_ code: UInt32) -> String {
+    package static func fourccName(_ code: UInt32) -> String {
         let bytes = (0..<4).map { UInt8(truncatingIfNeeded: code >> (8 * $0)) }
         guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
             return "0x" + String(code, radix: 16)
@@ -152,7 +152,7 @@ extension DeviceDiscovery {
     /// `vc4` or `panel-mipi-dbi`, or its kernel driver's name in sysfs) and,
     /// when `connector` is named, on which that connector has a screen
     /// connected. The first such card in number order, or `nil`.
-    public static func drmCard(
+    package static func drmCard(
         driver: String, connector: String?, system: SystemCalls = LinuxSystemCalls.shared,
         kms: ModeSetting = LibDRM.shared
     ) -> String? {
@@ -176,7 +176,7 @@ extension DeviceDiscovery {
 
     /// The fbdev whose id (`fb_fix_screeninfo.id`, as `fb_ili9340` or
     /// `vc4drmfb`) is `id`: the first in number order, or `nil`.
-    public static func framebuffer(id: String, system: SystemCalls = LinuxSystemCalls.shared)
+    package static func framebuffer(id: String, system: SystemCalls = LinuxSystemCalls.shared)
         -> String?
     {
         framebuffers(system: system).first { path in
@@ -200,7 +200,7 @@ extension DeviceDiscovery {
 extension DeviceDiscovery {
     /// Why the folder of DRM nodes cannot be listed (`EACCES` when another
     /// user owns a mode-700 `/dev/dri`), or `nil` when it can or does not exist.
-    public static func unlistableDRMFolder(
+    package static func unlistableDRMFolder(
         _ path: String = "/dev/dri", system: SystemCalls = LinuxSystemCalls.shared
     ) -> SystemError? {
         guard system.exists(path) else { return nil }

@@ -2,9 +2,9 @@ import Glibc
 
 /// Why a display device could not be opened: one line for a person, and a
 /// kind the command line maps to its exit status.
-public struct DeviceError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct DeviceError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What went wrong, by what the user can do about it.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// The device node does not exist (exit 66).
         case missing
         /// Opening it or becoming its master is not allowed for this user (exit 77).
@@ -16,15 +16,15 @@ public struct DeviceError: Error, Equatable, Sendable, CustomStringConvertible {
         case busy
     }
 
-    public let kind: Kind
+    package let kind: Kind
     /// The device node, as in `/dev/fb0`.
-    public let path: String
+    package let path: String
     /// The reason, without the path: `"not a framebuffer device"`.
-    public let reason: String
+    package let reason: String
     /// The failed call underneath, when there was one.
-    public let underlying: SystemError?
+    package let underlying: SystemError?
 
-    public init(_ kind: Kind, path: String, _ reason: String, underlying: SystemError? = nil) {
+    package init(_ kind: Kind, path: String, _ reason: String, underlying: SystemError? = nil) {
         self.kind = kind
         self.path = path
         self.reason = reason
@@ -32,10 +32,10 @@ public struct DeviceError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// `"/dev/fb0: not a framebuffer device"` (the path once, also when the reason names it).
-    public var description: String { reason.contains(path) ? reason : "\(path): \(reason)" }
+    package var description: String { reason.contains(path) ? reason : "\(path): \(reason)" }
 
     /// Classifies a failed `open(2)` of a device node (`SystemError.category`).
-    public static func opening(_ path: String, _ error: SystemError) -> DeviceError {
+    package static func opening(_ path: String, _ error: SystemError) -> DeviceError {
         switch error.category {
         case .missing:
             return DeviceError(.missing, path: path, "no such device", underlying: error)
@@ -54,7 +54,7 @@ public struct DeviceError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// A failed call while setting the device up: permission problems stay
     /// permission problems, anything else makes the device unusable.
-    public static func setting(_ path: String, _ what: String, _ error: SystemError) -> DeviceError
+    package static func setting(_ path: String, _ what: String, _ error: SystemError) -> DeviceError
     {
         let kind: Kind = error.category == .permissionDenied ? .permissionDenied : .unusable
         return DeviceError(kind, path: path, "\(what): \(error.description)", underlying: error)

@@ -6,9 +6,9 @@ import Glibc
 /// (through the self-pipe of `fbl_signal_wake_fd`). The scheduler's next
 /// deadline is the poll's timeout, so frames stay on time and a slow or
 /// silent client never holds a frame up. One thread, no locks.
-public final class EventLoop {
+package final class EventLoop {
     /// A registered descriptor.
-    public struct Token: Hashable, Sendable {
+    package struct Token: Hashable, Sendable {
         let value: Int
     }
 
@@ -28,13 +28,13 @@ public final class EventLoop {
     private let signalFD: FileDescriptor
     private let system: SystemCalls
     /// The clock its deadlines are read on (`MonotonicClock` in real life).
-    public let time: FrameClock
+    package let time: FrameClock
 
     /// - Parameters:
     ///   - system: where `poll` and the signal pipe's reads go.
     ///   - time: the clock of the deadlines given to `wait(until:)` and `drain(budget:)`.
     /// - Throws: `SystemError` when the signal pipe cannot be made (no descriptors left).
-    public init(
+    package init(
         system: SystemCalls = LinuxSystemCalls.shared, time: FrameClock = MonotonicClock.shared
     ) throws(SystemError) {
         self.system = system
@@ -45,7 +45,7 @@ public final class EventLoop {
     /// Calls `handler` with the returned events (`POLLIN`, `POLLOUT`,
     /// `POLLHUP`...) whenever `fd` is ready for `events`.
     @discardableResult
-    public func watch(
+    package func watch(
         _ fd: Int32, events: Int16 = Int16(POLLIN), _ handler: @escaping (Int16) -> Void
     )
         -> Token
@@ -57,29 +57,29 @@ public final class EventLoop {
     }
 
     /// Changes what `token`'s descriptor is watched for (add `POLLOUT` while output is queued).
-    public func update(_ token: Token, events: Int16) {
+    package func update(_ token: Token, events: Int16) {
         guard watches[token.value]?.events != events else { return }
         watches[token.value]?.events = events
         changed = true
     }
 
     /// Stops watching; the caller closes the descriptor.
-    public func remove(_ token: Token) {
+    package func remove(_ token: Token) {
         if watches.removeValue(forKey: token.value) != nil { changed = true }
     }
 
     /// How many descriptors are watched (the signal pipe not counted).
-    public var count: Int { watches.count }
+    package var count: Int { watches.count }
 
     /// Makes the wait under way (or the next one) return at once: something
     /// changed that the caller must look at (a new progress value, a quit).
-    public func interrupt() { interrupted = true }
+    package func interrupt() { interrupted = true }
 
     /// Waits until `deadline` (nanoseconds of `time`), running the
     /// handlers of the descriptors that become ready.
     /// - Returns: `true` when cut short by `interrupt()` or a signal.
     @discardableResult
-    public func wait(until deadline: UInt64) -> Bool {
+    package func wait(until deadline: UInt64) -> Bool {
         while true {
             if interrupted {
                 interrupted = false
@@ -98,7 +98,7 @@ public final class EventLoop {
     /// ready for the next call): between frames, a flood must not cost one.
     /// - Returns: `true` when something asked to interrupt (or a signal came).
     @discardableResult
-    public func drain(budget: UInt64 = 2_000_000) -> Bool {
+    package func drain(budget: UInt64 = 2_000_000) -> Bool {
         pollOnce(timeoutMilliseconds: 0, until: time.now() + budget)
         defer { interrupted = false }
         return interrupted

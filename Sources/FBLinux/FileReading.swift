@@ -4,7 +4,7 @@ import Glibc
 ///
 /// - Throws: `SystemError` from `open` (`ENOENT`, `EACCES`...), `read`, or
 ///   `EFBIG` when the file is larger than `limit`.
-public func readFile(
+package func readFile(
     _ path: String, limit: Int = 1 << 20, system: SystemCalls = LinuxSystemCalls.shared
 ) throws(SystemError) -> [UInt8] {
     let fd = try system.open(path, flags: O_RDONLY)
@@ -20,13 +20,13 @@ public func readFile(
 }
 
 /// The path of the running executable (`/proc/self/exe`), or `nil`.
-public func executablePath(system: SystemCalls = LinuxSystemCalls.shared) -> String? {
+package func executablePath(system: SystemCalls = LinuxSystemCalls.shared) -> String? {
     linkTarget("/proc/self/exe", system: system)
 }
 
 /// `path` with every link, `.` and `..` resolved (`realpath(3)`), or `nil`
 /// when it does not lead anywhere.
-public func canonicalPath(_ path: String, system: SystemCalls = LinuxSystemCalls.shared)
+package func canonicalPath(_ path: String, system: SystemCalls = LinuxSystemCalls.shared)
     -> String?
 {
     try? system.realpath(path)
@@ -34,12 +34,12 @@ public func canonicalPath(_ path: String, system: SystemCalls = LinuxSystemCalls
 
 /// Where the symbolic link at `path` points (`readlink(2)`, not resolved
 /// further), or `nil` when it is not a link.
-public func linkTarget(_ path: String, system: SystemCalls = LinuxSystemCalls.shared) -> String? {
+package func linkTarget(_ path: String, system: SystemCalls = LinuxSystemCalls.shared) -> String? {
     guard let target = try? system.readlink(path), !target.isEmpty else { return nil }
     return target
 }
 
 /// Whether something exists at `path` (`stat` succeeds; a dangling link does not).
-public func pathExists(_ path: String, system: SystemCalls = LinuxSystemCalls.shared) -> Bool {
+package func pathExists(_ path: String, system: SystemCalls = LinuxSystemCalls.shared) -> Bool {
     system.exists(path)
 }

@@ -28,12 +28,12 @@ import Glibc
 /// frame at 480x320, tens of microseconds each under emulation); `pwrite`
 /// copies and reports the damage without a fault. A driver that refuses it
 /// gets the mapping from then on.
-public final class FramebufferDisplay: HandOverDisplay {
-    public let description: DisplayDescription
-    public let clock: FrameClock? = nil
-    public let geometry: FramebufferGeometry
+package final class FramebufferDisplay: HandOverDisplay {
+    package let description: DisplayDescription
+    package let clock: FrameClock? = nil
+    package let geometry: FramebufferGeometry
     /// The VT held in graphics mode while this display is open; restored by `close()`.
-    public var console: Console?
+    package var console: Console?
 
     private let system: SystemCalls
     private var fd: FileDescriptor?
@@ -55,7 +55,7 @@ public final class FramebufferDisplay: HandOverDisplay {
     private var presented = false
 
     /// Pixels copied to the device so far (tests: only damage is copied).
-    public private(set) var pixelsCopied = 0
+    package private(set) var pixelsCopied = 0
 
     /// Opens `path`, reads its screen info and maps its memory.
     ///
@@ -63,7 +63,7 @@ public final class FramebufferDisplay: HandOverDisplay {
     /// - Throws: `DeviceError`: `.missing`, `.permissionDenied`, or
     ///   `.unusable` for something that is not a framebuffer (`ENOTTY`,
     ///   `EINVAL`) or whose pixel layout fbanim does not draw.
-    public init(path: String, system: SystemCalls = LinuxSystemCalls.shared) throws(DeviceError) {
+    package init(path: String, system: SystemCalls = LinuxSystemCalls.shared) throws(DeviceError) {
         self.system = system
         let fd: FileDescriptor
         do throws(SystemError) {
@@ -122,7 +122,7 @@ public final class FramebufferDisplay: HandOverDisplay {
     /// (`ioctl(FBIO_WAITFORVSYNC)`); drivers without it (`ENOTTY`, `EINVAL`)
     /// pan at once or on their own blank, and are not asked again.
     /// - Throws: `SystemError` when the device fails (gone: `ENODEV`, `EIO`).
-    public func backBuffer() throws -> BackBuffer {
+    package func backBuffer() throws -> BackBuffer {
         if panPending {
             panPending = false
             if waitsForVSync {
@@ -143,7 +143,7 @@ public final class FramebufferDisplay: HandOverDisplay {
 
     /// Copies the damage to the device, and pans to it when double buffered.
     /// - Throws: `SystemError` from `FBIOPAN_DISPLAY` when the device fails.
-    public func present(damage: [IntRect]) throws {
+    package func present(damage: [IntRect]) throws {
         let fd = try requireOpen()
         // A single-page present makes no other call: ask the driver whether
         // the device is still there (ENODEV once it was unplugged or its
@@ -203,7 +203,7 @@ public final class FramebufferDisplay: HandOverDisplay {
     ///
     /// The picture stays in the framebuffer; fbcon repaints over it when the
     /// VT returns to `KD_TEXT`.
-    public func close() {
+    package func close() {
         if let memory {
             system.munmap(memory, length: geometry.memoryLength)
             self.memory = nil
@@ -217,29 +217,29 @@ public final class FramebufferDisplay: HandOverDisplay {
     }
 
     /// Nothing to give up on fbdev: drawing stops until `reactivate()`.
-    public func deactivate() {}
+    package func deactivate() {}
 
     /// The next present copies the whole picture: another program may
     /// have drawn into the framebuffer meanwhile.
-    public func reactivate() throws {
+    package func reactivate() throws {
         guard fd != nil else { throw SystemError(errno: EBADF, call: "reactivate after close") }
         pageComplete = [false, false]
     }
 
     /// The picture stays in the framebuffer memory and the VT in graphics
     /// mode (fbcon does not paint over it): unmaps and closes, restores nothing.
-    public func closeRetainingPicture() -> Bool {
+    package func closeRetainingPicture() -> Bool {
         console?.leaveAsItIs()
         console = nil
         close()
         return false
     }
 
-    public var isShowingPicture: Bool { false }
-    public func releaseRetained() {}
+    package var isShowingPicture: Bool { false }
+    package func releaseRetained() {}
 
     /// The next present copies the whole picture (fbcon painted over it).
-    public func invalidateScreen() { pageComplete = [false, false] }
+    package func invalidateScreen() { pageComplete = [false, false] }
 
     /// Writes each rectangle of the shadow (clipped to it) to the single
     /// page with `pwrite`, first changed byte to last; a driver that refuses

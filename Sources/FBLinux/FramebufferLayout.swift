@@ -3,26 +3,26 @@ import FBRaster
 
 /// One colour channel of an fbdev pixel: `length` bits starting at bit `offset`
 /// (`struct fb_bitfield`, without `msb_right`, which fbanim requires to be 0).
-public struct ChannelBits: Equatable, Sendable, CustomStringConvertible {
-    public var offset: Int
-    public var length: Int
+package struct ChannelBits: Equatable, Sendable, CustomStringConvertible {
+    package var offset: Int
+    package var length: Int
 
-    public init(offset: Int, length: Int) {
+    package init(offset: Int, length: Int) {
         self.offset = offset
         self.length = length
     }
 
     /// `offset/length`, as `fbset` prints it.
-    public var description: String { "\(offset)/\(length)" }
+    package var description: String { "\(offset)/\(length)" }
 }
 
 /// An fbdev pixel layout as the kernel reports it: bits per pixel and where
 /// each channel sits.
-public struct FramebufferPixelLayout: Equatable, Sendable, CustomStringConvertible {
-    public var bitsPerPixel: Int
-    public var red, green, blue, transparency: ChannelBits
+package struct FramebufferPixelLayout: Equatable, Sendable, CustomStringConvertible {
+    package var bitsPerPixel: Int
+    package var red, green, blue, transparency: ChannelBits
 
-    public init(
+    package init(
         bitsPerPixel: Int, red: ChannelBits, green: ChannelBits, blue: ChannelBits,
         transparency: ChannelBits = ChannelBits(offset: 0, length: 0)
     ) {
@@ -34,7 +34,7 @@ public struct FramebufferPixelLayout: Equatable, Sendable, CustomStringConvertib
     }
 
     /// The layout of `FBIOGET_VSCREENINFO`'s answer.
-    public init(_ v: fb_var_screeninfo) {
+    package init(_ v: fb_var_screeninfo) {
         func bits(_ f: fb_bitfield) -> ChannelBits {
             ChannelBits(offset: Int(f.offset), length: Int(f.length))
         }
@@ -44,7 +44,7 @@ public struct FramebufferPixelLayout: Equatable, Sendable, CustomStringConvertib
     }
 
     /// `16 bpp, r 11/5 g 5/6 b 0/5`, as errors and `fbanim devices` show it.
-    public var description: String {
+    package var description: String {
         var text = "\(bitsPerPixel) bpp, r \(red) g \(green) b \(blue)"
         if transparency.length > 0 { text += " a \(transparency)" }
         return text
@@ -56,7 +56,7 @@ public struct FramebufferPixelLayout: Equatable, Sendable, CustomStringConvertib
     /// a 16-bit panel may be RGB or BGR, a 32-bit one XRGB or XBGR. A 32-bit
     /// layout with an 8-bit alpha channel at 24 is `argb8888` (fbanim's pixels
     /// are opaque, so alpha is always written as 0xFF).
-    public var pixelFormat: PixelFormat? {
+    package var pixelFormat: PixelFormat? {
         let r = (red.offset, red.length)
         let g = (green.offset, green.length)
         let b = (blue.offset, blue.length)
@@ -82,28 +82,28 @@ public struct FramebufferPixelLayout: Equatable, Sendable, CustomStringConvertib
 
 /// Everything the fbdev backend needs to know about a framebuffer, read from
 /// `FBIOGET_VSCREENINFO` and `FBIOGET_FSCREENINFO` and checked.
-public struct FramebufferGeometry: Equatable, Sendable {
+package struct FramebufferGeometry: Equatable, Sendable {
     /// The driver's name for the device (`fix.id`), as in `bochs-drmdrmfb`.
-    public var name: String
+    package var name: String
     /// Visible pixels.
-    public var width: Int, height: Int
-    public var format: PixelFormat
-    public var layout: FramebufferPixelLayout
+    package var width: Int, height: Int
+    package var format: PixelFormat
+    package var layout: FramebufferPixelLayout
     /// Bytes from one row to the next (`line_length`).
-    public var stride: Int
+    package var stride: Int
     /// Bytes of device memory to map (`smem_len`).
-    public var memoryLength: Int
+    package var memoryLength: Int
     /// Pages of `height` rows that fit the virtual height and the memory: 2
     /// means fbanim can draw into one while the other shows, and pan.
-    public var pages: Int
+    package var pages: Int
     /// Vertical refresh computed from the pixel clock and timings, when the driver gives them.
-    public var refreshHz: Int?
+    package var refreshHz: Int?
 
     /// Checks the two screen infos.
     /// - Throws: `DeviceError` (`.unusable`) naming what fbanim cannot draw:
     ///   a layout outside its six formats, a non-packed or palette visual,
     ///   memory too small for the visible screen.
-    public init(path: String, variable v: fb_var_screeninfo, fixed f: fb_fix_screeninfo)
+    package init(path: String, variable v: fb_var_screeninfo, fixed f: fb_fix_screeninfo)
         throws(DeviceError)
     {
         name = cString(f.id)

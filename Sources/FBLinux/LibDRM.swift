@@ -7,7 +7,7 @@ import Glibc
 /// The DRM/KMS calls the DRM backend makes, one method each (libdrm in real
 /// life, a recording mock in tests). Every failure is a `SystemError` from
 /// the `libdrmCall` funnel.
-public protocol ModeSetting: AnyObject {
+package protocol ModeSetting: AnyObject {
     /// `drmGetVersion`: the driver's name and description; throws on a non-DRM file.
     func driver(_ fd: FileDescriptor) throws(SystemError) -> (name: String, description: String)
     /// `drmGetCap`; `nil` when the kernel does not know the capability.
@@ -67,11 +67,11 @@ public protocol ModeSetting: AnyObject {
 }
 
 /// `ModeSetting` through libdrm.
-public final class LibDRM: ModeSetting {
-    nonisolated(unsafe) public static let shared = LibDRM()
-    public init() {}
+package final class LibDRM: ModeSetting {
+    nonisolated(unsafe) package static let shared = LibDRM()
+    package init() {}
 
-    public func driver(_ fd: FileDescriptor) throws(SystemError) -> (
+    package func driver(_ fd: FileDescriptor) throws(SystemError) -> (
         name: String, description: String
     ) {
         Glibc.errno = 0
@@ -85,18 +85,18 @@ public final class LibDRM: ModeSetting {
         return (text(version.pointee.name), text(version.pointee.desc))
     }
 
-    public func capability(_ fd: FileDescriptor, _ capability: UInt64) -> UInt64? {
+    package func capability(_ fd: FileDescriptor, _ capability: UInt64) -> UInt64? {
         var value: UInt64 = 0
         return drmGetCap(fd.rawValue, capability, &value) == 0 ? value : nil
     }
 
-    public func becomeMaster(_ fd: FileDescriptor) throws(SystemError) {
+    package func becomeMaster(_ fd: FileDescriptor) throws(SystemError) {
         _ = try libdrmCall("drmSetMaster") { drmSetMaster(fd.rawValue) }
     }
 
-    public func dropMaster(_ fd: FileDescriptor) { _ = drmDropMaster(fd.rawValue) }
+    package func dropMaster(_ fd: FileDescriptor) { _ = drmDropMaster(fd.rawValue) }
 
-    public func resources(_ fd: FileDescriptor) throws(SystemError) -> CardResources {
+    package func resources(_ fd: FileDescriptor) throws(SystemError) -> CardResources {
         Glibc.errno = 0
         guard let r = drmModeGetResources(fd.rawValue) else {
             throw libdrmNullError("drmModeGetResources")
@@ -108,7 +108,7 @@ public final class LibDRM: ModeSetting {
             encoders: ids(res.encoders, res.count_encoders), crtcs: ids(res.crtcs, res.count_crtcs))
     }
 
-    public func connector(_ fd: FileDescriptor, _ id: ConnectorID) throws(SystemError)
+    package func connector(_ fd: FileDescriptor, _ id: ConnectorID) throws(SystemError)
         -> ConnectorInfo
     {
         Glibc.errno = 0
@@ -136,7 +136,7 @@ public final class LibDRM: ModeSetting {
             .flatMap(PanelOrientation.init(rawValue:)))
     }
 
-    public func encoder(_ fd: FileDescriptor, _ id: EncoderID) throws(SystemError) -> EncoderInfo {
+    package func encoder(_ fd: FileDescriptor, _ id: EncoderID) throws(SystemError) -> EncoderInfo {
         Glibc.errno = 0
         guard let e = drmModeGetEncoder(fd.rawValue, id.rawValue) else {
             throw libdrmNullError("drmModeGetEncoder")
@@ -147,7 +147,7 @@ public final class LibDRM: ModeSetting {
             possibleCRTCs: e.pointee.possible_crtcs)
     }
 
-    public func crtc(_ fd: FileDescriptor, _ id: CRTCID) throws(SystemError) -> CRTCState {
+    package func crtc(_ fd: FileDescriptor, _ id: CRTCID) throws(SystemError) -> CRTCState {
         Glibc.errno = 0
         guard let c = drmModeGetCrtc(fd.rawValue, id.rawValue) else {
             throw libdrmNullError("drmModeGetCrtc")
@@ -159,7 +159,7 @@ public final class LibDRM: ModeSetting {
             mode: s.mode_valid != 0 ? DisplayMode(s.mode) : nil)
     }
 
-    public func primaryPlaneFormats(_ fd: FileDescriptor, crtcIndex: Int) -> [UInt32] {
+    package func primaryPlaneFormats(_ fd: FileDescriptor, crtcIndex: Int) -> [UInt32] {
         // Without this client cap the kernel hides primary and cursor planes.
         guard drmSetClientCap(fd.rawValue, fbl_DRM_CLIENT_CAP_UNIVERSAL_PLANES, 1) == 0,
             let planes = drmModeGetPlaneResources(fd.rawValue)
@@ -202,7 +202,7 @@ public final class LibDRM: ModeSetting {
         return nil
     }
 
-    public func createDumb(_ fd: FileDescriptor, width: Int, height: Int, bitsPerPixel: Int)
+    package func createDumb(_ fd: FileDescriptor, width: Int, height: Int, bitsPerPixel: Int)
         throws(SystemError) -> DumbBufferInfo
     {
         var request = drm_mode_create_dumb()
@@ -218,7 +218,7 @@ public final class LibDRM: ModeSetting {
         return DumbBufferInfo(handle: handle, pitch: Int(request.pitch), size: Int(request.size))
     }
 
-    public func mapDumb(_ fd: FileDescriptor, _ handle: DumbHandle) throws(SystemError) -> Int64 {
+    package func mapDumb(_ fd: FileDescriptor, _ handle: DumbHandle) throws(SystemError) -> Int64 {
         var request = drm_mode_map_dumb()
         request.handle = handle.rawValue
         _ = try libdrmCall("DRM_IOCTL_MODE_MAP_DUMB") {
@@ -227,7 +227,7 @@ public final class LibDRM: ModeSetting {
         return Int64(bitPattern: request.offset)
     }
 
-    public func destroyDumb(_ fd: FileDescriptor, _ handle: DumbHandle) throws(SystemError) {
+    package func destroyDumb(_ fd: FileDescriptor, _ handle: DumbHandle) throws(SystemError) {
         var request = drm_mode_destroy_dumb()
         request.handle = handle.rawValue
         _ = try libdrmCall("DRM_IOCTL_MODE_DESTROY_DUMB") {
@@ -235,7 +235,7 @@ public final class LibDRM: ModeSetting {
         }
     }
 
-    public func addFramebuffer(
+    package func addFramebuffer(
         _ fd: FileDescriptor, width: Int, height: Int, fourcc: UInt32, handle: DumbHandle,
         pitch: Int
     ) throws(SystemError) -> FramebufferID {
@@ -254,18 +254,18 @@ public final class LibDRM: ModeSetting {
         return fb
     }
 
-    public func removeFramebuffer(_ fd: FileDescriptor, _ id: FramebufferID) throws(SystemError) {
+    package func removeFramebuffer(_ fd: FileDescriptor, _ id: FramebufferID) throws(SystemError) {
         _ = try libdrmCall("drmModeRmFB") { drmModeRmFB(fd.rawValue, id.rawValue) }
     }
 
-    public func closeFramebuffer(_ fd: FileDescriptor, _ id: FramebufferID) throws(SystemError) {
+    package func closeFramebuffer(_ fd: FileDescriptor, _ id: FramebufferID) throws(SystemError) {
         var request = fbl_drm_mode_closefb(fb_id: id.rawValue, pad: 0)
         _ = try libdrmCall("DRM_IOCTL_MODE_CLOSEFB") {
             drmIoctl(fd.rawValue, fbl_DRM_IOCTL_MODE_CLOSEFB, &request)
         }
     }
 
-    public func setCRTC(
+    package func setCRTC(
         _ fd: FileDescriptor, _ crtc: CRTCID, framebuffer: FramebufferID?, x: UInt32, y: UInt32,
         connectors: [ConnectorID], mode: DisplayMode?
     ) throws(SystemError) {
@@ -283,7 +283,7 @@ public final class LibDRM: ModeSetting {
         }
     }
 
-    public func pageFlip(
+    package func pageFlip(
         _ fd: FileDescriptor, _ crtc: CRTCID, to framebuffer: FramebufferID,
         pending: UnsafeMutablePointer<Bool>
     ) throws(SystemError) {
@@ -294,7 +294,7 @@ public final class LibDRM: ModeSetting {
         }
     }
 
-    public func dirtyFramebuffer(_ fd: FileDescriptor, _ id: FramebufferID, clips: [IntRect])
+    package func dirtyFramebuffer(_ fd: FileDescriptor, _ id: FramebufferID, clips: [IntRect])
         throws(SystemError)
     {
         // A temporary buffer (on the stack for a frame's few rectangles): a
@@ -316,7 +316,7 @@ public final class LibDRM: ModeSetting {
         }
     }
 
-    public func handleEvents(_ fd: FileDescriptor) throws(SystemError) {
+    package func handleEvents(_ fd: FileDescriptor) throws(SystemError) {
         var context = drmEventContext()
         context.version = 2
         // A C function: it may not capture, so the event's user data carries the flag to clear.
@@ -326,7 +326,7 @@ public final class LibDRM: ModeSetting {
         _ = try libdrmCall("drmHandleEvent") { drmHandleEvent(fd.rawValue, &context) }
     }
 
-    public func hasVerticalBlank(_ fd: FileDescriptor, _ crtc: CRTCID) -> Bool {
+    package func hasVerticalBlank(_ fd: FileDescriptor, _ crtc: CRTCID) -> Bool {
         var sequence: UInt64 = 0
         var nanoseconds: UInt64 = 0
         do throws(SystemError) {

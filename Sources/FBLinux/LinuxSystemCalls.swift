@@ -3,36 +3,36 @@ import Glibc
 
 /// The real system calls: the protocol's default implementations, each
 /// through the one funnel `systemCall`.
-public final class LinuxSystemCalls: SystemCalls {
+package final class LinuxSystemCalls: SystemCalls {
     /// The process has one kernel: share one instance.
-    nonisolated(unsafe) public static let shared = LinuxSystemCalls()
+    nonisolated(unsafe) package static let shared = LinuxSystemCalls()
 
-    public init() {}
+    package init() {}
 }
 
 // The real calls, shared by `LinuxSystemCalls` and by any test double that
 // fakes only some of them.
 extension SystemCalls {
-    public func open(_ path: String, flags: Int32, mode: mode_t) throws(SystemError)
+    package func open(_ path: String, flags: Int32, mode: mode_t) throws(SystemError)
         -> FileDescriptor
     {
         FileDescriptor(
             rawValue: try systemCall("open") { Glibc.open(path, flags | O_CLOEXEC, mode) })
     }
 
-    public func close(_ fd: FileDescriptor) { try? closeReportingFailure(fd) }
+    package func close(_ fd: FileDescriptor) { try? closeReportingFailure(fd) }
 
-    public func closeReportingFailure(_ fd: FileDescriptor) throws(SystemError) {
+    package func closeReportingFailure(_ fd: FileDescriptor) throws(SystemError) {
         _ = try systemCall("close", retryOnInterrupt: false) { Glibc.close(fd.rawValue) }
     }
 
-    public func read(_ fd: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer)
+    package func read(_ fd: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer)
         throws(SystemError) -> Int
     {
         try systemCall("read") { Glibc.read(fd.rawValue, buffer.baseAddress, buffer.count) }
     }
 
-    public func write(_ fd: FileDescriptor, _ bytes: UnsafeRawBufferPointer, inherited: Bool)
+    package func write(_ fd: FileDescriptor, _ bytes: UnsafeRawBufferPointer, inherited: Bool)
         throws(SystemError) -> Int
     {
         try systemCall("write", inherited: inherited) {
@@ -40,7 +40,7 @@ extension SystemCalls {
         }
     }
 
-    public func pwrite(_ fd: FileDescriptor, _ bytes: UnsafeRawPointer, count: Int, offset: Int64)
+    package func pwrite(_ fd: FileDescriptor, _ bytes: UnsafeRawPointer, count: Int, offset: Int64)
         throws(SystemError)
     {
         var done = 0
@@ -53,19 +53,19 @@ extension SystemCalls {
         }
     }
 
-    public func fcntl(_ fd: FileDescriptor, _ command: Int32, _ value: Int32) throws(SystemError)
+    package func fcntl(_ fd: FileDescriptor, _ command: Int32, _ value: Int32) throws(SystemError)
         -> Int32
     {
         try systemCall("fcntl", inherited: true) { Glibc.fcntl(fd.rawValue, command, value) }
     }
 
-    public func duplicate(_ fd: FileDescriptor, as target: FileDescriptor) throws(SystemError) {
+    package func duplicate(_ fd: FileDescriptor, as target: FileDescriptor) throws(SystemError) {
         _ = try systemCall("dup2") { Glibc.dup2(fd.rawValue, target.rawValue) }
     }
 
-    public func isTerminal(_ fd: FileDescriptor) -> Bool { Glibc.isatty(fd.rawValue) == 1 }
+    package func isTerminal(_ fd: FileDescriptor) -> Bool { Glibc.isatty(fd.rawValue) == 1 }
 
-    public func stat(_ path: String, followLinks: Bool) throws(SystemError) -> Glibc.stat {
+    package func stat(_ path: String, followLinks: Bool) throws(SystemError) -> Glibc.stat {
         var info = Glibc.stat()
         if followLinks {
             _ = try systemCall("stat") { statPath(path, &info) }
@@ -75,58 +75,59 @@ extension SystemCalls {
         return info
     }
 
-    public func fstat(_ fd: FileDescriptor) throws(SystemError) -> Glibc.stat {
+    package func fstat(_ fd: FileDescriptor) throws(SystemError) -> Glibc.stat {
         var info = Glibc.stat()
         _ = try systemCall("fstat") { Glibc.fstat(fd.rawValue, &info) }
         return info
     }
 
-    public func access(_ path: String, _ mode: Int32) throws(SystemError) {
+    package func access(_ path: String, _ mode: Int32) throws(SystemError) {
         _ = try systemCall("faccessat") { Glibc.faccessat(AT_FDCWD, path, mode, AT_EACCESS) }
     }
 
-    public func makeTemporaryFile(_ template: inout [CChar]) throws(SystemError) -> FileDescriptor {
+    package func makeTemporaryFile(_ template: inout [CChar]) throws(SystemError) -> FileDescriptor
+    {
         let fd = try systemCall("mkstemp") { Glibc.mkstemp(&template) }
         // Only hygiene: fbanim does not exec, but a library user might.
         _ = try? systemCall("fcntl") { Glibc.fcntl(fd, F_SETFD, FD_CLOEXEC) }
         return FileDescriptor(rawValue: fd)
     }
 
-    public func fchmod(_ fd: FileDescriptor, _ mode: mode_t) throws(SystemError) {
+    package func fchmod(_ fd: FileDescriptor, _ mode: mode_t) throws(SystemError) {
         _ = try systemCall("fchmod") { Glibc.fchmod(fd.rawValue, mode) }
     }
 
-    public func fchown(_ fd: FileDescriptor, user: uid_t, group: gid_t) throws(SystemError) {
+    package func fchown(_ fd: FileDescriptor, user: uid_t, group: gid_t) throws(SystemError) {
         _ = try systemCall("fchown") { Glibc.fchown(fd.rawValue, user, group) }
     }
 
-    public func fsync(_ fd: FileDescriptor) throws(SystemError) {
+    package func fsync(_ fd: FileDescriptor) throws(SystemError) {
         _ = try systemCall("fsync") { Glibc.fsync(fd.rawValue) }
     }
 
-    public func rename(_ from: String, to: String) throws(SystemError) {
+    package func rename(_ from: String, to: String) throws(SystemError) {
         _ = try systemCall("rename") { Glibc.rename(from, to) }
     }
 
-    public func unlink(_ path: String) throws(SystemError) {
+    package func unlink(_ path: String) throws(SystemError) {
         _ = try systemCall("unlink") { Glibc.unlink(path) }
     }
 
-    public func mkdir(_ path: String, mode: mode_t) throws(SystemError) {
+    package func mkdir(_ path: String, mode: mode_t) throws(SystemError) {
         _ = try systemCall("mkdir") { Glibc.mkdir(path, mode) }
     }
 
-    public func mkfifo(_ path: String, mode: mode_t) throws(SystemError) {
+    package func mkfifo(_ path: String, mode: mode_t) throws(SystemError) {
         _ = try systemCall("mkfifo") { Glibc.mkfifo(path, mode) }
     }
 
-    public func readlink(_ path: String) throws(SystemError) -> String {
+    package func readlink(_ path: String) throws(SystemError) -> String {
         var buffer = [CChar](repeating: 0, count: 4096)
         let n = try systemCall("readlink") { Glibc.readlink(path, &buffer, buffer.count - 1) }
         return String(decoding: buffer.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    public func realpath(_ path: String) throws(SystemError) -> String {
+    package func realpath(_ path: String) throws(SystemError) -> String {
         // NULL instead of -1: the funnel sees the address as an integer.
         let address = try systemCall("realpath") {
             Int(bitPattern: Glibc.realpath(path, nil)).nonZeroOrFailure
@@ -136,7 +137,7 @@ extension SystemCalls {
         return String(cString: resolved)
     }
 
-    public func listDirectory(_ path: String) throws(SystemError) -> [String] {
+    package func listDirectory(_ path: String) throws(SystemError) -> [String] {
         let address = try systemCall("opendir") {
             Int(bitPattern: Glibc.opendir(path)).nonZeroOrFailure
         }
@@ -150,15 +151,17 @@ extension SystemCalls {
         return names
     }
 
-    public func chroot(_ path: String) throws(SystemError) {
+    package func chroot(_ path: String) throws(SystemError) {
         _ = try systemCall("chroot") { Glibc.chroot(path) }
     }
 
-    public func chdir(_ path: String) throws(SystemError) {
+    package func chdir(_ path: String) throws(SystemError) {
         _ = try systemCall("chdir") { Glibc.chdir(path) }
     }
 
-    public func ioctl<T>(_ fd: FileDescriptor, _ request: UInt, _ name: String, _ argument: inout T)
+    package func ioctl<T>(
+        _ fd: FileDescriptor, _ request: UInt, _ name: String, _ argument: inout T
+    )
         throws(SystemError)
     {
         _ = try systemCall(name) {
@@ -168,13 +171,13 @@ extension SystemCalls {
         }
     }
 
-    public func ioctl(_ fd: FileDescriptor, _ request: UInt, _ name: String, value: Int32)
+    package func ioctl(_ fd: FileDescriptor, _ request: UInt, _ name: String, value: Int32)
         throws(SystemError)
     {
         _ = try systemCall(name) { Glibc.ioctl(fd.rawValue, request, value) }
     }
 
-    public func mmap(_ fd: FileDescriptor, length: Int, offset: Int64) throws(SystemError)
+    package func mmap(_ fd: FileDescriptor, length: Int, offset: Int64) throws(SystemError)
         -> UnsafeMutableRawPointer
     {
         // MAP_FAILED is (void *)-1: as an integer it is the funnel's -1.
@@ -189,7 +192,7 @@ extension SystemCalls {
         return pointer
     }
 
-    public func mapAnonymous(length: Int, flags: Int32) throws(SystemError)
+    package func mapAnonymous(length: Int, flags: Int32) throws(SystemError)
         -> UnsafeMutableRawPointer
     {
         let address = try systemCall("mmap") {
@@ -204,18 +207,18 @@ extension SystemCalls {
         return pointer
     }
 
-    public func advise(_ address: UnsafeMutableRawPointer, length: Int, _ advice: Int32)
+    package func advise(_ address: UnsafeMutableRawPointer, length: Int, _ advice: Int32)
         throws(SystemError)
     {
         _ = try systemCall("madvise") { Glibc.madvise(address, length, advice) }
     }
 
-    public func munmap(_ address: UnsafeMutableRawPointer, length: Int) {
+    package func munmap(_ address: UnsafeMutableRawPointer, length: Int) {
         let rc = Glibc.munmap(address, length)
         precondition(rc == 0, "munmap of a mapping fbanim made failed")
     }
 
-    public func poll(_ fds: UnsafeMutableBufferPointer<pollfd>, timeoutMilliseconds: Int32)
+    package func poll(_ fds: UnsafeMutableBufferPointer<pollfd>, timeoutMilliseconds: Int32)
         throws(SystemError) -> Int
     {
         Int(
@@ -224,7 +227,7 @@ extension SystemCalls {
             })
     }
 
-    public func pollInput(_ fd: FileDescriptor, timeoutMilliseconds: Int32) throws(SystemError)
+    package func pollInput(_ fd: FileDescriptor, timeoutMilliseconds: Int32) throws(SystemError)
         -> Bool
     {
         var entry = pollfd(fd: fd.rawValue, events: Int16(POLLIN), revents: 0)
@@ -248,31 +251,31 @@ extension SystemCalls {
         return ready > 0
     }
 
-    public func socket(_ domain: Int32, _ type: Int32) throws(SystemError) -> FileDescriptor {
+    package func socket(_ domain: Int32, _ type: Int32) throws(SystemError) -> FileDescriptor {
         FileDescriptor(rawValue: try systemCall("socket") { Glibc.socket(domain, type, 0) })
     }
 
-    public func bind(_ fd: FileDescriptor, _ address: UnsafePointer<sockaddr>, _ length: socklen_t)
+    package func bind(_ fd: FileDescriptor, _ address: UnsafePointer<sockaddr>, _ length: socklen_t)
         throws(SystemError)
     {
         _ = try systemCall("bind") { Glibc.bind(fd.rawValue, address, length) }
     }
 
-    public func listen(_ fd: FileDescriptor, backlog: Int32) throws(SystemError) {
+    package func listen(_ fd: FileDescriptor, backlog: Int32) throws(SystemError) {
         _ = try systemCall("listen") { Glibc.listen(fd.rawValue, backlog) }
     }
 
-    public func connect(
+    package func connect(
         _ fd: FileDescriptor, _ address: UnsafePointer<sockaddr>, _ length: socklen_t
     ) throws(SystemError) {
         _ = try systemCall("connect") { Glibc.connect(fd.rawValue, address, length) }
     }
 
-    public func accept(_ fd: FileDescriptor) throws(SystemError) -> FileDescriptor {
+    package func accept(_ fd: FileDescriptor) throws(SystemError) -> FileDescriptor {
         FileDescriptor(rawValue: try systemCall("accept") { Glibc.accept(fd.rawValue, nil, nil) })
     }
 
-    public func send(
+    package func send(
         _ fd: FileDescriptor, _ bytes: UnsafeRawBufferPointer, flags: Int32,
         to address: UnsafePointer<sockaddr>?, _ length: socklen_t
     ) throws(SystemError) -> Int {
@@ -281,7 +284,7 @@ extension SystemCalls {
         }
     }
 
-    public func peerCredentials(_ fd: FileDescriptor) throws(SystemError) -> (
+    package func peerCredentials(_ fd: FileDescriptor) throws(SystemError) -> (
         pid: Int32, uid: UInt32, gid: UInt32
     ) {
         var credentials = fbl_ucred()
@@ -292,11 +295,11 @@ extension SystemCalls {
         return (credentials.pid, credentials.uid, credentials.gid)
     }
 
-    public func kill(_ pid: Int32, _ signal: Int32) throws(SystemError) {
+    package func kill(_ pid: Int32, _ signal: Int32) throws(SystemError) {
         _ = try systemCall("kill") { Glibc.kill(pid, signal) }
     }
 
-    public func catchSignal(_ signal: Int32) throws(SystemError) {
+    package func catchSignal(_ signal: Int32) throws(SystemError) {
         _ = try systemCall("sigaction") { fbl_signal_catch(signal) }
         var set = sigset_t()
         sigemptyset(&set)
@@ -306,13 +309,13 @@ extension SystemCalls {
         if rc != 0 { throw SystemError(errno: rc, call: "pthread_sigmask") }
     }
 
-    public func ignoreSignal(_ signal: Int32) { _ = Glibc.signal(signal, SIG_IGN) }
+    package func ignoreSignal(_ signal: Int32) { _ = Glibc.signal(signal, SIG_IGN) }
 
-    public func signalWakePipe() throws(SystemError) -> FileDescriptor {
+    package func signalWakePipe() throws(SystemError) -> FileDescriptor {
         FileDescriptor(rawValue: try systemCall("pipe2") { fbl_signal_wake_fd() })
     }
 
-    public func groupID(_ name: String) -> gid_t? { getgrnam(name)?.pointee.gr_gid }
+    package func groupID(_ name: String) -> gid_t? { getgrnam(name)?.pointee.gr_gid }
 }
 
 /// `stat(2)`: at file scope, where the name is the function's, not the struct's.

@@ -3,7 +3,7 @@ import Glibc
 /// One line naming the machine: kernel, architecture, CPU model and count
 /// (`uname`, the first model line of `/proc/cpuinfo`, `sysconf`), for the
 /// benchmarks' figures.
-public func machineDescription(system: SystemCalls = LinuxSystemCalls.shared) -> String {
+package func machineDescription(system: SystemCalls = LinuxSystemCalls.shared) -> String {
     var names = utsname()
     _ = uname(&names)
     var model = "unknown CPU"

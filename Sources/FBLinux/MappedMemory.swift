@@ -11,8 +11,8 @@ import Glibc
 /// in small pages and nothing more is resident. Two 800x480 xrgb8888
 /// buffers here: 0.7-1.1 ms to map, touch and unmap, against 1.5-2.1 ms
 /// with small pages populated and 1.6 ms with a fault per page.
-public final class MappedMemory: ZeroedMemory {
-    public let bytes: UnsafeMutableRawBufferPointer
+package final class MappedMemory: ZeroedMemory {
+    package let bytes: UnsafeMutableRawBufferPointer
 
     /// 2 MiB, the size of an x86-64 or arm64 transparent huge page.
     static let hugePage = 2 << 20
@@ -20,7 +20,7 @@ public final class MappedMemory: ZeroedMemory {
     private let system: SystemCalls
 
     /// `nil` when the system has no such memory to give.
-    public init?(byteCount: Int, system: SystemCalls = LinuxSystemCalls.shared) {
+    package init?(byteCount: Int, system: SystemCalls = LinuxSystemCalls.shared) {
         self.system = system
         let length = max(byteCount, 1)
         if length >= MappedMemory.hugePage, let base = MappedMemory.mapAligned(length, system) {

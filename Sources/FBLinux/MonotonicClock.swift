@@ -37,7 +37,7 @@ public final class MonotonicClock: FrameClock {
 /// Sleeps until `deadline` on `CLOCK_MONOTONIC` (absolute: no drift from
 /// relative sleeps). Returns early, `false`, when a caught signal arrives.
 @discardableResult
-public func sleepUntilMonotonic(_ deadline: UInt64) -> Bool {
+package func sleepUntilMonotonic(_ deadline: UInt64) -> Bool {
     var ts = timespec(
         tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
     // clock_nanosleep returns the error number instead of setting errno.

@@ -3,9 +3,9 @@ import FBScheduler
 import Glibc
 
 /// A client of Plymouth's protocol, as `plymouth` is: what `fbanim ctl` uses.
-public enum PlymouthClient {
+package enum PlymouthClient {
     /// Why a request got no answer.
-    public enum Failure: Error, Equatable, Sendable {
+    package enum Failure: Error, Equatable, Sendable {
         /// Nothing listens on the socket: no splash runs.
         case notRunning
         /// No answer within the time given.
@@ -16,7 +16,7 @@ public enum PlymouthClient {
     }
 
     /// Sends `request` and waits up to `timeoutMilliseconds` for its answer byte.
-    public static func send(
+    package static func send(
         _ request: Plymouth.Request, socket name: String = Plymouth.socketName,
         timeoutMilliseconds: Int32, system: SystemCalls = LinuxSystemCalls.shared
     ) throws(Failure) -> UInt8 {
@@ -57,7 +57,7 @@ public enum PlymouthClient {
     /// Connects and waits until the splash closes the connection (it
     /// exited), at most `timeoutMilliseconds` (negative: no limit).
     /// - Returns: `false` when nothing was running to begin with.
-    public static func waitForExit(
+    package static func waitForExit(
         socket name: String = Plymouth.socketName, timeoutMilliseconds: Int32,
         system: SystemCalls = LinuxSystemCalls.shared, time: FrameClock = MonotonicClock.shared
     ) throws(Failure) -> Bool {

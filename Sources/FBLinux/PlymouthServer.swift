@@ -6,13 +6,13 @@ import Glibc
 /// read one byte back for each. Every client is non-blocking and bounded:
 /// one that sends garbage gets NAKs, one that does not read its answers is
 /// dropped, one that never writes costs a descriptor; none can stall the loop.
-public final class PlymouthServer {
+package final class PlymouthServer {
     /// A connected client. Never reused for a later client (a descriptor
     /// number is: a deferred answer must not reach whoever got it next).
-    public typealias ClientID = Int32
+    package typealias ClientID = Int32
 
     /// How to answer a request.
-    public enum Answer: Sendable {
+    package enum Answer: Sendable {
         case ack, nak
         /// Later, with `answer(_:_:)` (a quit answers once it is done).
         case later
@@ -27,7 +27,7 @@ public final class PlymouthServer {
     }
 
     /// Clients served at once; more are closed as they come.
-    public static let maximumClients = 512
+    package static let maximumClients = 512
     /// Bytes read from one client per wake-up, so a flood shares the loop.
     static let readLimit = 4096
     /// Answers a client may leave unread before it is dropped.
@@ -47,16 +47,16 @@ public final class PlymouthServer {
     /// say) may send requests at all. One that may not gets one NAK and is
     /// closed at once: it never holds one of the `maximumClients` places,
     /// so nobody can lock root out by opening connections.
-    public var admits: (UnixSocket.Peer?) -> Bool = { _ in true }
+    package var admits: (UnixSocket.Peer?) -> Bool = { _ in true }
     /// Decides the answer to each request of an admitted client: the
     /// command, the client's credentials, and who asked.
-    public var onRequest: (Plymouth.Request, UnixSocket.Peer?, ClientID) -> Answer = { _, _, _ in
+    package var onRequest: (Plymouth.Request, UnixSocket.Peer?, ClientID) -> Answer = { _, _, _ in
         .nak
     }
 
     /// Binds `\0/org/freedesktop/plymouthd` (or `name`) and starts accepting.
     /// - Throws: `SystemError`; `EADDRINUSE` when plymouthd or another splash holds it.
-    public init(
+    package init(
         loop: EventLoop, name: String = Plymouth.socketName,
         system: SystemCalls = LinuxSystemCalls.shared, log: @escaping (String) -> Void
     ) throws(SystemError) {
@@ -71,17 +71,17 @@ public final class PlymouthServer {
     deinit { close() }
 
     /// How many clients are connected.
-    public var clientCount: Int { clients.count }
+    package var clientCount: Int { clients.count }
 
     /// Sends a deferred answer; nothing if the client has gone.
-    public func answer(_ client: ClientID, _ byte: UInt8) {
+    package func answer(_ client: ClientID, _ byte: UInt8) {
         guard clients[client] != nil else { return }
         clients[client]?.output.append(byte)
         flush(client)
     }
 
     /// Closes the socket (the name is free again at once) and every client.
-    public func close() {
+    package func close() {
         if let listenToken {
             loop.remove(listenToken)
             listener.close()

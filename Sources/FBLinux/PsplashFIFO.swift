@@ -7,8 +7,8 @@ import Glibc
 /// It is opened read-write: there is always a writer then (this process),
 /// so writers coming and going never make it report end-of-file, and an
 /// `echo` into it never blocks waiting for a reader.
-public final class PsplashFIFO {
-    public let path: String
+package final class PsplashFIFO {
+    package let path: String
     private let loop: EventLoop
     private let system: SystemCalls
     private var fd: FileDescriptor?
@@ -21,7 +21,7 @@ public final class PsplashFIFO {
     static let readLimit = 8192
 
     /// The FIFO's path for the environment: `$PSPLASH_FIFO_DIR/psplash_fifo`.
-    public static func defaultPath(environment directory: String?) -> String {
+    package static func defaultPath(environment directory: String?) -> String {
         let dir = (directory?.isEmpty == false ? directory! : "/run")
         return dir.hasSuffix("/") ? dir + "psplash_fifo" : dir + "/psplash_fifo"
     }
@@ -30,7 +30,7 @@ public final class PsplashFIFO {
     /// with what writers send.
     /// - Throws: `SystemError` when it cannot be made or opened (a read-only
     ///   or full `/run`, something else at that path: `EEXIST`).
-    public init(
+    package init(
         path: String, group: String? = "video", loop: EventLoop,
         system: SystemCalls = LinuxSystemCalls.shared,
         onBytes: @escaping (ArraySlice<UInt8>) -> Void
@@ -83,7 +83,7 @@ public final class PsplashFIFO {
     deinit { close() }
 
     /// Stops reading and removes the FIFO if it is still the one this made.
-    public func close() {
+    package func close() {
         guard let fd else { return }
         if let token { loop.remove(token) }
         if let identity, let info = try? system.stat(path, followLinks: false),

@@ -1,28 +1,28 @@
 import Glibc
 
 /// An open file descriptor fbanim did not open itself: standard output or error.
-public struct StandardStream: @unchecked Sendable {
+package struct StandardStream: @unchecked Sendable {
     let fd: FileDescriptor
     /// Where its calls go (`LinuxSystemCalls.shared`; a test's double).
     let system: SystemCalls
 
     /// File descriptor `fd`, written through `system`.
-    public init(fd: Int32, system: SystemCalls = LinuxSystemCalls.shared) {
+    package init(fd: Int32, system: SystemCalls = LinuxSystemCalls.shared) {
         self.fd = FileDescriptor(rawValue: fd)
         self.system = system
     }
 
     /// File descriptor 1.
-    public static let output = StandardStream(fd: STDOUT_FILENO)
+    package static let output = StandardStream(fd: STDOUT_FILENO)
     /// File descriptor 2.
-    public static let error = StandardStream(fd: STDERR_FILENO)
+    package static let error = StandardStream(fd: STDERR_FILENO)
 
     /// Writes all of `text` as UTF-8 (`write(2)`, repeated after short
     /// writes). Returns the failure, if any (a closed or full output is the
     /// caller's to report, or not: a message that cannot reach the terminal
     /// has nowhere else to go).
     @discardableResult
-    public func write(_ text: String) -> SystemError? {
+    package func write(_ text: String) -> SystemError? {
         do throws(SystemError) {
             try system.write(fd, Array(text.utf8), inherited: true)
             return nil
@@ -37,7 +37,7 @@ public struct StandardStream: @unchecked Sendable {
     /// the line, never the caller's time.
     /// - Returns: whether it was written.
     @discardableResult
-    public func writeWithoutBlocking(_ text: String) -> Bool {
+    package func writeWithoutBlocking(_ text: String) -> Bool {
         var entry = pollfd(fd: fd.rawValue, events: Int16(POLLOUT), revents: 0)
         let ready = try? withUnsafeMutablePointer(to: &entry) { pointer throws(SystemError) in
             try system.poll(
@@ -50,17 +50,17 @@ public struct StandardStream: @unchecked Sendable {
     }
 
     /// Whether the stream is a terminal (`isatty(3)`).
-    public var isTerminal: Bool { system.isTerminal(fd) }
+    package var isTerminal: Bool { system.isTerminal(fd) }
 
     /// Whether the parent left this stream closed (see `claimClosedStreams`).
-    public var wasClosed: Bool { closedAtStart & (1 << fd.rawValue) != 0 }
+    package var wasClosed: Bool { closedAtStart & (1 << fd.rawValue) != 0 }
 
     /// Puts `/dev/null` on standard input, output and error where the parent
     /// closed them (a service manager may): else the next file fbanim opens
     /// (the console, a framebuffer) would take that number, and messages
     /// meant for standard error would be written into the device. Call once,
     /// first thing.
-    public static func claimClosedStreams(system: SystemCalls = LinuxSystemCalls.shared) {
+    package static func claimClosedStreams(system: SystemCalls = LinuxSystemCalls.shared) {
         for number: Int32 in 0...2 {
             let fd = FileDescriptor(rawValue: number)
             do throws(SystemError) {
@@ -88,6 +88,6 @@ public struct StandardStream: @unchecked Sendable {
 nonisolated(unsafe) private var closedAtStart: Int32 = 0
 
 /// Ends the process with `status` (`exit(3)`).
-public func exitProcess(_ status: Int32) -> Never {
+package func exitProcess(_ status: Int32) -> Never {
     exit(status)
 }

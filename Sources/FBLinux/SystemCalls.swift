@@ -1,9 +1,9 @@
 import Glibc
 
 /// A file descriptor fbanim opened or was given (never `-1`: a failed open throws).
-public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
-    public let rawValue: Int32
-    public init(rawValue: Int32) { self.rawValue = rawValue }
+package struct FileDescriptor: RawRepresentable, Hashable, Sendable {
+    package let rawValue: Int32
+    package init(rawValue: Int32) { self.rawValue = rawValue }
 }
 
 /// Every call FBLinux makes to the C library and the kernel, one method
@@ -19,7 +19,7 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
 /// caller must see it (`poll`). Calls that cannot fail (`getpid`, `getenv`)
 /// and the signal handlers' flags in the C shim are not here. Time is
 /// injected separately, as a `FrameClock` (`MonotonicClock` in real life).
-public protocol SystemCalls: AnyObject {
+package protocol SystemCalls: AnyObject {
     // MARK: Files
 
     /// `open(2)` with `O_CLOEXEC` added; `mode` for a file `O_CREAT` makes.
@@ -155,13 +155,13 @@ public protocol SystemCalls: AnyObject {
 
 extension SystemCalls {
     /// `open(2)` with `O_CLOEXEC` added, for a file that exists.
-    public func open(_ path: String, flags: Int32) throws(SystemError) -> FileDescriptor {
+    package func open(_ path: String, flags: Int32) throws(SystemError) -> FileDescriptor {
         try open(path, flags: flags, mode: 0)
     }
 
     /// Writes every byte, continuing after short writes (`write(2)` again)
     /// and `EINTR` (the funnel).
-    public func writeAll(_ fd: FileDescriptor, _ bytes: UnsafeRawBufferPointer, inherited: Bool)
+    package func writeAll(_ fd: FileDescriptor, _ bytes: UnsafeRawBufferPointer, inherited: Bool)
         throws(SystemError)
     {
         var offset = 0
@@ -178,7 +178,7 @@ extension SystemCalls {
     }
 
     /// Writes every byte of `bytes` (see `writeAll(_:_:inherited:)`).
-    public func write(_ fd: FileDescriptor, _ bytes: [UInt8], inherited: Bool = false)
+    package func write(_ fd: FileDescriptor, _ bytes: [UInt8], inherited: Bool = false)
         throws(SystemError)
     {
         // withUnsafeBytes is not typed-throws yet: carry the error out as a value.
@@ -194,7 +194,7 @@ extension SystemCalls {
     }
 
     /// `read(2)` into `bytes[offset...]`: the count read, 0 at the end.
-    public func read(_ fd: FileDescriptor, into bytes: inout [UInt8], at offset: Int = 0)
+    package func read(_ fd: FileDescriptor, into bytes: inout [UInt8], at offset: Int = 0)
         throws(SystemError) -> Int
     {
         // withUnsafeMutableBytes is not typed-throws yet: carry the error out as a value.
@@ -207,12 +207,12 @@ extension SystemCalls {
     }
 
     /// The names in a directory, empty when it cannot be read.
-    public func directoryEntries(_ path: String) -> [String] {
+    package func directoryEntries(_ path: String) -> [String] {
         (try? listDirectory(path)) ?? []
     }
 
     /// Whether something exists at `path` (`stat` succeeds; a dangling link does not).
-    public func exists(_ path: String) -> Bool {
+    package func exists(_ path: String) -> Bool {
         (try? stat(path, followLinks: true)) != nil
     }
 }

@@ -8,19 +8,19 @@ import Glibc
 /// finds the fault itself (`EISDIR` for a path that names a directory,
 /// `EFBIG` for a file over its limit, `ETIMEDOUT` for a wait that ran
 /// out). Its one line, `"<call>: <reason>"`, is made here only.
-public struct SystemError: Error, Equatable, Hashable, Sendable, CustomStringConvertible {
+package struct SystemError: Error, Equatable, Hashable, Sendable, CustomStringConvertible {
     /// The `errno` value, for example `ENOENT` (2).
-    public let errno: Int32
+    package let errno: Int32
     /// The C function that failed, for example `"rename"`.
-    public let call: String
+    package let call: String
 
-    public init(errno: Int32, call: String) {
+    package init(errno: Int32, call: String) {
         self.errno = errno
         self.call = call
     }
 
     /// The C library's sentence for `errno` (`strerror_r`), such as "No such file or directory".
-    public var reason: String {
+    package var reason: String {
         var buffer = [CChar](repeating: 0, count: 256)
         // The XSI strerror_r: fills the buffer, thread-safe unlike strerror.
         guard strerror_r(errno, &buffer, buffer.count) == 0 else { return "error \(errno)" }
@@ -28,10 +28,10 @@ public struct SystemError: Error, Equatable, Hashable, Sendable, CustomStringCon
     }
 
     /// `"<call>: <reason>"`.
-    public var description: String { "\(call): \(reason)" }
+    package var description: String { "\(call): \(reason)" }
 
     /// What a failure means for the person running fbanim, by `errno`.
-    public enum Category: Sendable, Equatable {
+    package enum Category: Sendable, Equatable {
         /// The file or device is not there (`ENOENT`, `ENOTDIR`).
         case missing
         /// Not allowed for this user, or on a read-only file system
@@ -45,7 +45,7 @@ public struct SystemError: Error, Equatable, Hashable, Sendable, CustomStringCon
 
     /// The category of `errno`: the one table every caller reads, so a
     /// permission problem is one everywhere.
-    public var category: Category {
+    package var category: Category {
         switch errno {
         case ENOENT, ENOTDIR: .missing
         case EACCES, EPERM, EROFS: .permissionDenied

@@ -5,7 +5,7 @@ import FBScheduler
 import Glibc
 
 /// A display whose size can change while it is open (a terminal window).
-public protocol ResizableDisplay: Display {
+package protocol ResizableDisplay: Display {
     /// Takes a pending size change (or repaint). Returns whether the picture
     /// must be drawn whole again: back buffers taken before are then stale,
     /// and the next one has the new size and age 0.
@@ -26,9 +26,9 @@ public protocol ResizableDisplay: Display {
 /// nobody drains) must not hold fbanim past SIGTERM: frames are written
 /// without blocking, a stop signal abandons the frame being written, and the
 /// restore waits at most `restoreTimeout` for the terminal to take it.
-public final class TerminalDisplay: ResizableDisplay {
-    public private(set) var description: DisplayDescription
-    public let clock: FrameClock? = nil
+package final class TerminalDisplay: ResizableDisplay {
+    package private(set) var description: DisplayDescription
+    package let clock: FrameClock? = nil
     /// The terminal as given: sizes are asked on it.
     private let fd: FileDescriptor
     /// Where bytes go: the terminal opened again without blocking (an open
@@ -50,7 +50,7 @@ public final class TerminalDisplay: ResizableDisplay {
 
     /// Opens the terminal on `fd` (standard output by default).
     /// - Throws: `SystemError` with `ENOTTY` when `fd` is not a terminal.
-    public init(
+    package init(
         fd: Int32 = STDOUT_FILENO, system: SystemCalls = LinuxSystemCalls.shared,
         time: FrameClock = MonotonicClock.shared
     ) throws(SystemError) {
@@ -92,7 +92,7 @@ public final class TerminalDisplay: ResizableDisplay {
 
     /// Takes a pending SIGWINCH: when the terminal's size changed, the screen
     /// is cleared and the next back buffer has the new size (and age 0).
-    public func updateSize() throws -> Bool {
+    package func updateSize() throws -> Bool {
         let resized = SignalFlags.takeResize()
         guard resized || repaintRequested else { return false }
         let (w, h) = TerminalDisplay.pixelSize(fd, system)
@@ -111,14 +111,14 @@ public final class TerminalDisplay: ResizableDisplay {
     /// Something else wrote to the terminal (the books printed on SIGUSR1):
     /// the next frame clears it and draws the whole picture again, as after
     /// a resize.
-    public func repaintEverything() { repaintRequested = true }
+    package func repaintEverything() { repaintRequested = true }
 
-    public func backBuffer() throws -> BackBuffer {
+    package func backBuffer() throws -> BackBuffer {
         _ = try updateSize()
         return BackBuffer(surface: buffer.surface, age: presented ? 1 : 0)
     }
 
-    public func present(damage: [IntRect]) throws {
+    package func present(damage: [IntRect]) throws {
         let s = buffer.surface
         let screen = s.bounds
         output.removeAll(keepingCapacity: true)
@@ -160,7 +160,7 @@ public final class TerminalDisplay: ResizableDisplay {
         presented = true
     }
 
-    public func close() {
+    package func close() {
         guard isOpen else { return }
         isOpen = false
         fbl_crash_guard_terminal(-1)
@@ -259,13 +259,13 @@ public final class TerminalDisplay: ResizableDisplay {
 
 /// A terminal preview "hands over" by stopping and repainting when it comes back.
 extension TerminalDisplay: HandOverDisplay {
-    public func deactivate() {}
-    public func reactivate() throws { repaintEverything() }
-    public func closeRetainingPicture() -> Bool {
+    package func deactivate() {}
+    package func reactivate() throws { repaintEverything() }
+    package func closeRetainingPicture() -> Bool {
         close()
         return false
     }
-    public var isShowingPicture: Bool { false }
-    public func releaseRetained() {}
-    public func invalidateScreen() { repaintEverything() }
+    package var isShowingPicture: Bool { false }
+    package func releaseRetained() {}
+    package func invalidateScreen() { repaintEverything() }
 }

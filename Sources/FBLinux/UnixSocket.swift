@@ -6,23 +6,23 @@ import Glibc
 /// Plymouth's `\0/org/freedesktop/plymouthd`) or paths. An abstract
 /// address's length covers the name only, not the whole `sun_path`
 /// (Plymouth's "trimmed" abstract socket).
-public struct UnixSocket: @unchecked Sendable {
-    public let fd: Int32
+package struct UnixSocket: @unchecked Sendable {
+    package let fd: Int32
     /// Where its calls go.
     let system: SystemCalls
 
     private var descriptor: FileDescriptor { FileDescriptor(rawValue: fd) }
 
     /// Who is at the other end of a connection (`SO_PEERCRED`).
-    public struct Peer: Equatable, Sendable {
-        public var pid: Int32
-        public var uid: UInt32
-        public var gid: UInt32
+    package struct Peer: Equatable, Sendable {
+        package var pid: Int32
+        package var uid: UInt32
+        package var gid: UInt32
     }
 
     /// A listening stream socket on the abstract name `name` (without its NUL).
     /// - Throws: `SystemError`; `EADDRINUSE` when another process holds the name.
-    public static func listen(
+    package static func listen(
         abstract name: String, backlog: Int32 = SOMAXCONN,
         system: SystemCalls = LinuxSystemCalls.shared
     ) throws(SystemError) -> UnixSocket {
@@ -41,7 +41,7 @@ public struct UnixSocket: @unchecked Sendable {
 
     /// A stream connection to the abstract name `name`.
     /// - Throws: `SystemError`; `ECONNREFUSED` when nobody listens there.
-    public static func connect(
+    package static func connect(
         abstract name: String, nonBlocking: Bool = false,
         system: SystemCalls = LinuxSystemCalls.shared
     ) throws(SystemError) -> UnixSocket {
@@ -60,7 +60,7 @@ public struct UnixSocket: @unchecked Sendable {
 
     /// Sends one datagram to `address` (`@name` for an abstract one, else a
     /// path): how a service tells systemd `READY=1` on `$NOTIFY_SOCKET`.
-    public static func sendDatagram(
+    package static func sendDatagram(
         _ bytes: [UInt8], to address: String, system: SystemCalls = LinuxSystemCalls.shared
     ) throws(SystemError) {
         let socket = try make(type: Int32(SOCK_DGRAM.rawValue), system: system)
@@ -81,7 +81,7 @@ public struct UnixSocket: @unchecked Sendable {
     }
 
     /// Takes the next pending connection, non-blocking; `nil` when none waits.
-    public func accept() throws(SystemError) -> UnixSocket? {
+    package func accept() throws(SystemError) -> UnixSocket? {
         do throws(SystemError) {
             // accept4 is a GNU extension Swift does not import: set the flags after.
             let accepted = try system.accept(descriptor)
@@ -97,14 +97,14 @@ public struct UnixSocket: @unchecked Sendable {
     }
 
     /// The connected peer's process, user and group, or `nil` if the kernel does not say.
-    public var peer: Peer? {
+    package var peer: Peer? {
         guard let credentials = try? system.peerCredentials(descriptor) else { return nil }
         return Peer(pid: credentials.pid, uid: credentials.uid, gid: credentials.gid)
     }
 
     /// Reads what is there, at most `limit` bytes, without waiting.
     /// - Returns: the bytes, empty at end of stream, `nil` when nothing is there yet.
-    public func read(limit: Int) throws(SystemError) -> [UInt8]? {
+    package func read(limit: Int) throws(SystemError) -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: limit)
         do throws(SystemError) {
             let n = try system.read(descriptor, into: &buffer)
@@ -119,7 +119,7 @@ public struct UnixSocket: @unchecked Sendable {
     /// Writes as much of `bytes` as fits without waiting (`MSG_NOSIGNAL`: a
     /// reader that went away is `EPIPE`, not a signal).
     /// - Returns: how many bytes went.
-    public func write(_ bytes: ArraySlice<UInt8>) throws(SystemError) -> Int {
+    package func write(_ bytes: ArraySlice<UInt8>) throws(SystemError) -> Int {
         do throws(SystemError) {
             let sent = bytes.withUnsafeBytes { buffer in
                 Result { () throws(SystemError) in
@@ -134,7 +134,7 @@ public struct UnixSocket: @unchecked Sendable {
         }
     }
 
-    public func close() { system.close(descriptor) }
+    package func close() { system.close(descriptor) }
 
     private static func make(type: Int32, nonBlocking: Bool = true, system: SystemCalls)
         throws(SystemError) -> UnixSocket

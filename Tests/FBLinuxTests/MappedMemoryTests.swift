@@ -1,7 +1,7 @@
-import Glibc
 import FBDisplay
 import FBRaster
 import FBScheduler
+import Glibc
 import Testing
 
 @testable import FBLinux
