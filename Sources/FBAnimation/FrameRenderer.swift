@@ -17,6 +17,8 @@ public final class FrameRenderer {
     /// A line of text over the picture (boot.md, Message line), or `nil`.
     public var message: MessageLine?
     private let rasterizer = Rasterizer()
+    /// What the rasterizer keeps from frame to frame for this renderer.
+    private let cache = RasterCache()
     var ops: [DrawOp] = []
     /// The last frame drawn by `renderDamage`, placed on the screen, and its shapes' bounds.
     private var shown: [DrawOp] = []
@@ -100,11 +102,12 @@ public final class FrameRenderer {
             let old = i < shown.count ? shown[i] : nil
             let bounds =
                 old == placed
-                ? shownBounds[i] : rasterizer.bounds(of: placed.shape, transform: placed.transform)
+                ? shownBounds[i]
+                : rasterizer.bounds(of: placed.shape, transform: placed.transform, cache: cache)
             current.append(placed)
             currentBounds.append(bounds)
             if let old, old != placed {
-                if let delta = FrameRenderer.arcChange(from: old, to: placed, rasterizer) {
+                if let delta = arcChange(from: old, to: placed) {
                     changed.add(delta)
                 } else {
                     changed.add(shownBounds[i])
@@ -141,7 +144,7 @@ public final class FrameRenderer {
         let canvas = canvas(for: surface)
         let first = still.prepare(
             shown, format: (canvas?.surface ?? surface).format, background: style.background,
-            rasterizer: rasterizer)
+            rasterizer: rasterizer, cache: cache)
         let generation = still.generation
         let known = age > 0 && age <= historyCount
         if let canvas {
@@ -179,7 +182,7 @@ public final class FrameRenderer {
     }
 
     /// Bytes of coverage the renderer keeps for shapes that repeat, and how many shapes.
-    public var keptCoverage: (bytes: Int, shapes: Int) { rasterizer.keptCoverage }
+    public var keptCoverage: (bytes: Int, shapes: Int) { cache.keptCoverage }
 
     /// The time until which the frame at `time` stays the same (the
     /// loader's `stillUntil`): `time` when it may change at once.
@@ -230,7 +233,7 @@ public final class FrameRenderer {
                 let op = shown[i]
                 rasterizer.fill(
                     op.shape, transform: op.transform, paint: op.paint, on: surface, clip: r,
-                    keepCoverage: op.repeats, marking: map)
+                    cache: cache, keepCoverage: op.repeats, marking: map)
             }
         }
     }
@@ -240,19 +243,17 @@ public final class FrameRenderer {
     /// else the background (the layer may hold shapes no longer still).
     private func restore(_ r: IntRect, _ surface: Surface, _ first: Int, marked: PaintedBlocks?) {
         if first == 0 {
-            rasterizer.clear(surface, to: style.background, in: r)
+            rasterizer.clear(surface, to: style.background, in: r, cache: cache)
         } else if let marked {
-            still.restore(r, into: surface, marked: marked, rasterizer: rasterizer)
+            still.restore(r, into: surface, marked: marked, rasterizer: rasterizer, cache: cache)
         } else {
-            still.restore(r, into: surface, rasterizer: rasterizer)
+            still.restore(r, into: surface, rasterizer: rasterizer, cache: cache)
         }
     }
 
     /// For an arc that only grew or shrank (the ring's progress), the pixels
     /// between its two ends; `nil` for any other change (then both bounds count).
-    private static func arcChange(
-        from old: DrawOp, to new: DrawOp, _ rasterizer: Rasterizer
-    ) -> IntRect? {
+    private func arcChange(from old: DrawOp, to new: DrawOp) -> IntRect? {
         if old.transform == new.transform, old.paint == new.paint,
             case let .arc(c0, r0, w0, a0, s0, cap0) = old.shape,
             case let .arc(c1, r1, w1, a1, s1, cap1) = new.shape,
@@ -270,7 +271,8 @@ public final class FrameRenderer {
                 sweep: AngleSpan(raw: high.raw - from.raw), cap: cap0 == .round ? .round : .butt)
             // One pixel of margin: a partly covered pixel at the butt end of
             // the old arc may lie just outside the delta's polygon.
-            return rasterizer.bounds(of: delta, transform: new.transform).outset(by: 1)
+            return rasterizer.bounds(of: delta, transform: new.transform, cache: cache).outset(
+                by: 1)
         }
         return nil
     }
@@ -281,13 +283,13 @@ public final class FrameRenderer {
     public func render(time: Double, into surface: Surface) {
         precondition(time.isFinite && time >= 0, "time must be finite and not negative")
         let target = canvas(for: surface)?.surface ?? surface
-        rasterizer.clear(target, to: style.background)
+        rasterizer.clear(target, to: style.background, cache: cache)
         let loaderOps = listOps(at: time)
         for (i, op) in ops.enumerated() {
             rasterizer.fill(
                 op.shape,
                 transform: i < loaderOps ? root.concatenating(op.transform) : op.transform,
-                paint: op.paint, on: target, keepCoverage: op.repeats)
+                paint: op.paint, on: target, cache: cache, keepCoverage: op.repeats)
         }
         if target.base != surface.base { rasterizer.convert(target, into: surface, in: screen) }
         // The canvas no longer holds the frame `renderDamage` last drew.

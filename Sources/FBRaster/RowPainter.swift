@@ -7,26 +7,25 @@ struct RowPainter<Rows: CoverageRows> {
     let constant: UnsafeMutablePointer<UInt8>
     /// Blocks to mark where runs are painted, if any.
     let marks: PaintedBlocks?
-    /// For a sweep paint: its opacity per direction, and its colour over
-    /// the backdrop (nil for other paints, which need neither).
-    let sweepTables: (SweepTable, BlendTables)?
+    /// For a sweep paint: where its directions, opacity per direction and
+    /// colour over the backdrop are made (nil for other paints).
+    let sweep: RasterCache?
     /// The colour most pixels a sweep paints hold before it (the last clear).
     let backdrop: UInt32?
 
-    func paint<C: PixelCodec>(
-        _: C.Type, _ paint: Paint, _ transform: Transform, _ directions: DirectionCache
-    ) {
+    func paint<C: PixelCodec>(_: C.Type, _ paint: Paint, _ transform: Transform) {
         switch paint {
         case let .solid(color):
             solid(C.self, color)
         case let .sweep(gradient):
             let sampler = SweepSampler(gradient, transform)
+            let cache = sweep!
+            let directions = cache.directions
             directions.prepare(
                 centerX: sampler.cx, centerY: sampler.cy, covering: rows.bounds)
-            let (sweepTable, blendTables) = sweepTables!
-            let alphas = sweepTable.table(for: sampler)
+            let alphas = cache.sweepTable.table(for: sampler)
             let dst = backdrop ?? 0
-            let table = blendTables.table(rgb: sampler.rgb, over: dst)
+            let table = cache.tables.table(rgb: sampler.rgb, over: dst)
             sweep(C.self, sampler, directions, alphas, dst, table)
         }
     }
@@ -139,6 +138,13 @@ final class DirectionCache {
     private var cy: Int64 = .min
 
     deinit { values.deallocate() }
+
+    /// Forgets the centre (the memory stays): the next `prepare` computes every direction.
+    func forget() {
+        cx = .min
+        cy = .min
+        rect = IntRect(x: 0, y: 0, width: 0, height: 0)
+    }
 
     /// Makes `row(y:x:)` valid for every pixel of `area` around `(cx, cy)` (24.8).
     func prepare(centerX: Int64, centerY: Int64, covering area: IntRect) {
