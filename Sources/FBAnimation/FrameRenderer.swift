@@ -1,7 +1,12 @@
 import FBRaster
 
-/// Draws frames of one loader at one size: keeps the rasterizer's scratch
-/// memory between frames, so a steady frame allocates nothing.
+/// Draws frames of one loader at one size, redrawing only what changed.
+///
+/// It owns what is kept from frame to frame: the shapes last shown and the
+/// damage history (`FrameDamage`), the rasterizer's `RasterCache`
+/// (polygons, kept coverage, blend tables), the still layer and the blocks
+/// maps (`BlockHistory`); with the rasterizer's scratch memory kept too, a
+/// steady frame allocates nothing.
 public final class FrameRenderer {
     public let width: Int
     public let height: Int
@@ -20,24 +25,13 @@ public final class FrameRenderer {
     /// What the rasterizer keeps from frame to frame for this renderer.
     private let cache = RasterCache()
     var ops: [DrawOp] = []
-    /// The last frame drawn by `renderDamage`, placed on the screen, and its shapes' bounds.
-    private var shown: [DrawOp] = []
-    private var shownBounds: [IntRect] = []
-    private var current: [DrawOp] = []
-    private var currentBounds: [IntRect] = []
-    /// What each of the last frames changed (for buffers of age > 1): a ring
-    /// of `maxAge` lists, the newest at `newest`, `historyCount` of them valid.
-    private var history = [DamageList](repeating: DamageList(), count: FrameRenderer.maxAge)
-    private var newest = 0
-    private var historyCount = 0
-    private var changed = DamageList()
-    private var region = DamageList()
+    /// The shapes last drawn by `renderDamage` and what changed frame to frame.
+    private var damage = FrameDamage(maxAge: FrameRenderer.maxAge)
     /// For 16-bit targets: the frame blended at 8 bits a channel, dithered
     /// into the target once (blending onto dithered pixels would bias it).
     private var canvas: PixelBuffer?
     /// The background and the first shapes while they stay put, for damage frames.
     private lazy var still = StillLayer(width: width, height: height)
-    private var hasShown = false
     private static let maxAge = 3
     /// Where each of the last frames may differ from the still picture.
     private lazy var blocks = BlockHistory(
@@ -89,9 +83,7 @@ public final class FrameRenderer {
     public func renderDamage(time: Double, into surface: Surface, age: Int) -> DamageList? {
         precondition(time.isFinite && time >= 0, "time must be finite and not negative")
         let loaderOps = listOps(at: time)
-        current.removeAll(keepingCapacity: true)
-        currentBounds.removeAll(keepingCapacity: true)
-        changed.removeAll()
+        damage.begin()
         for (i, op) in ops.enumerated() {
             // The loader's shapes are in design points; the message is placed already.
             let placed =
@@ -99,48 +91,13 @@ public final class FrameRenderer {
                 ? DrawOp(
                     op.shape, transform: root.concatenating(op.transform), paint: op.paint,
                     repeats: op.repeats) : op
-            let old = i < shown.count ? shown[i] : nil
-            let bounds =
-                old == placed
-                ? shownBounds[i]
-                : rasterizer.bounds(of: placed.shape, transform: placed.transform, cache: cache)
-            current.append(placed)
-            currentBounds.append(bounds)
-            if let old, old != placed {
-                if let delta = arcChange(from: old, to: placed) {
-                    changed.add(delta)
-                } else {
-                    changed.add(shownBounds[i])
-                    changed.add(bounds)
-                }
-            } else if old == nil {
-                changed.add(bounds)
-            }
+            damage.add(
+                placed,
+                bounds: { rasterizer.bounds(of: $0.shape, transform: $0.transform, cache: cache) },
+                arcChange: { arcChange(from: $0, to: $1) })
         }
-        for i in ops.count..<max(ops.count, shown.count) { changed.add(shownBounds[i]) }
-        if !hasShown { changed.add(screen) }
-        // Shapes may reach past the screen (a large scale, a small panel):
-        // a frame whose changes are all off the screen presents nothing.
-        changed.clip(to: screen)
-        swap(&shown, &current)
-        swap(&shownBounds, &currentBounds)
-        hasShown = true
-        // A buffer of unknown contents (age 0) is drawn whole even when
-        // nothing moved: it may not hold this picture at all.
-        if changed.isEmpty && age > 0 { return nil }
-
-        newest = (newest + 1) % FrameRenderer.maxAge
-        history[newest].removeAll()
-        history[newest].add(changed)
-        historyCount = min(historyCount + 1, FrameRenderer.maxAge)
-        region.removeAll()
-        if age <= 0 || age > historyCount {
-            region.add(screen)
-        } else {
-            for k in 0..<age {
-                region.add(history[(newest - k + FrameRenderer.maxAge) % FrameRenderer.maxAge])
-            }
-        }
+        guard let region = damage.end(screen: screen, age: age) else { return nil }
+        let (shown, changed, historyCount) = (damage.shown, damage.changed, damage.historyCount)
         let canvas = canvas(for: surface)
         let first = still.prepare(
             shown, format: (canvas?.surface ?? surface).format, background: style.background,
@@ -229,7 +186,8 @@ public final class FrameRenderer {
             let sparse = first > 0 && held?.isSparse(in: r, percent: 25) == true
             restore(r, surface, first, marked: sparse ? held : nil)
             map?.unmark(inside: r)
-            for i in first..<shown.count where !shownBounds[i].intersection(r).isEmpty {
+            let (shown, bounds) = (self.damage.shown, self.damage.shownBounds)
+            for i in first..<shown.count where !bounds[i].intersection(r).isEmpty {
                 let op = shown[i]
                 rasterizer.fill(
                     op.shape, transform: op.transform, paint: op.paint, on: surface, clip: r,

@@ -122,28 +122,3 @@ final class PixelStorage: @unchecked Sendable {
 
     deinit { bytes.deallocate() }
 }
-
-/// A rectangle of whole pixels: `[x, x + width) x [y, y + height)`.
-public struct IntRect: Hashable, Sendable {
-    public var x: Int, y: Int, width: Int, height: Int
-
-    public init(x: Int, y: Int, width: Int, height: Int) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
-    }
-
-    public var isEmpty: Bool { width <= 0 || height <= 0 }
-    public var maxX: Int { x + width }
-    public var maxY: Int { y + height }
-
-    /// The common part of two rectangles (empty when they do not meet).
-    public func intersection(_ o: IntRect) -> IntRect {
-        let x0 = Swift.max(x, o.x)
-        let y0 = Swift.max(y, o.y)
-        let x1 = Swift.min(maxX, o.maxX)
-        let y1 = Swift.min(maxY, o.maxY)
-        return IntRect(x: x0, y: y0, width: Swift.max(0, x1 - x0), height: Swift.max(0, y1 - y0))
-    }
-}
