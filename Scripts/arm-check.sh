@@ -102,13 +102,15 @@ build() {
     for m in "${modules[@]}"; do
         # Every source of the module, its subfolders too (as SwiftPM takes them).
         mapfile -t sources < <(find "$root/Sources/$m" -name '*.swift' | LC_ALL=C sort)
+        # One package name for all (as SwiftPM gives): `package` symbols
+        # (the renderer's RasterCache) cross the module boundary.
         "$swiftc" "$@" -wmo -parse-as-library -O -swift-version 6 -module-name "$m" -I "$dir" \
-            -emit-module -emit-module-path "$dir/$m.swiftmodule" \
+            -package-name fbanim -emit-module -emit-module-path "$dir/$m.swiftmodule" \
             -c "${sources[@]}" -o "$dir/$m.o"
         objects+=("$dir/$m.o")
     done
     "$swiftc" "$@" -wmo -parse-as-library -O -swift-version 6 -module-name ArmCheck -I "$dir" \
-        -c "$root/Tests/ARM/main.swift" -o "$dir/main.o"
+        -package-name fbanim -c "$root/Tests/ARM/main.swift" -o "$dir/main.o"
     "${link[@]}" "$dir/main.o" "${objects[@]}" -o "$dir/arm-check"
 }
 

@@ -1,7 +1,12 @@
 import FBRaster
 
-/// Draws frames of one loader at one size: keeps the rasterizer's scratch
-/// memory between frames, so a steady frame allocates nothing.
+/// Draws frames of one loader at one size, redrawing only what changed.
+///
+/// It owns what is kept from frame to frame: the shapes last shown and the
+/// damage history (`FrameDamage`), the rasterizer's `RasterCache`
+/// (polygons, kept coverage, blend tables), the still layer and the blocks
+/// maps (`BlockHistory`); with the rasterizer's scratch memory kept too, a
+/// steady frame allocates nothing.
 public final class FrameRenderer {
     public let width: Int
     public let height: Int
@@ -17,25 +22,16 @@ public final class FrameRenderer {
     /// A line of text over the picture (boot.md, Message line), or `nil`.
     public var message: MessageLine?
     private let rasterizer = Rasterizer()
+    /// What the rasterizer keeps from frame to frame for this renderer.
+    private let cache = RasterCache()
     var ops: [DrawOp] = []
-    /// The last frame drawn by `renderDamage`, placed on the screen, and its shapes' bounds.
-    private var shown: [DrawOp] = []
-    private var shownBounds: [IntRect] = []
-    private var current: [DrawOp] = []
-    private var currentBounds: [IntRect] = []
-    /// What each of the last frames changed (for buffers of age > 1): a ring
-    /// of `maxAge` lists, the newest at `newest`, `historyCount` of them valid.
-    private var history = [DamageList](repeating: DamageList(), count: FrameRenderer.maxAge)
-    private var newest = 0
-    private var historyCount = 0
-    private var changed = DamageList()
-    private var region = DamageList()
+    /// The shapes last drawn by `renderDamage` and what changed frame to frame.
+    private var damage = FrameDamage(maxAge: FrameRenderer.maxAge)
     /// For 16-bit targets: the frame blended at 8 bits a channel, dithered
     /// into the target once (blending onto dithered pixels would bias it).
     private var canvas: PixelBuffer?
     /// The background and the first shapes while they stay put, for damage frames.
     private lazy var still = StillLayer(width: width, height: height)
-    private var hasShown = false
     private static let maxAge = 3
     /// Where each of the last frames may differ from the still picture.
     private lazy var blocks = BlockHistory(
@@ -87,9 +83,7 @@ public final class FrameRenderer {
     public func renderDamage(time: Double, into surface: Surface, age: Int) -> DamageList? {
         precondition(time.isFinite && time >= 0, "time must be finite and not negative")
         let loaderOps = listOps(at: time)
-        current.removeAll(keepingCapacity: true)
-        currentBounds.removeAll(keepingCapacity: true)
-        changed.removeAll()
+        damage.begin()
         for (i, op) in ops.enumerated() {
             // The loader's shapes are in design points; the message is placed already.
             let placed =
@@ -97,51 +91,17 @@ public final class FrameRenderer {
                 ? DrawOp(
                     op.shape, transform: root.concatenating(op.transform), paint: op.paint,
                     repeats: op.repeats) : op
-            let old = i < shown.count ? shown[i] : nil
-            let bounds =
-                old == placed
-                ? shownBounds[i] : rasterizer.bounds(of: placed.shape, transform: placed.transform)
-            current.append(placed)
-            currentBounds.append(bounds)
-            if let old, old != placed {
-                if let delta = FrameRenderer.arcChange(from: old, to: placed, rasterizer) {
-                    changed.add(delta)
-                } else {
-                    changed.add(shownBounds[i])
-                    changed.add(bounds)
-                }
-            } else if old == nil {
-                changed.add(bounds)
-            }
+            damage.add(
+                placed,
+                bounds: { rasterizer.bounds(of: $0.shape, transform: $0.transform, cache: cache) },
+                arcChange: { arcChange(from: $0, to: $1) })
         }
-        for i in ops.count..<max(ops.count, shown.count) { changed.add(shownBounds[i]) }
-        if !hasShown { changed.add(screen) }
-        // Shapes may reach past the screen (a large scale, a small panel):
-        // a frame whose changes are all off the screen presents nothing.
-        changed.clip(to: screen)
-        swap(&shown, &current)
-        swap(&shownBounds, &currentBounds)
-        hasShown = true
-        // A buffer of unknown contents (age 0) is drawn whole even when
-        // nothing moved: it may not hold this picture at all.
-        if changed.isEmpty && age > 0 { return nil }
-
-        newest = (newest + 1) % FrameRenderer.maxAge
-        history[newest].removeAll()
-        history[newest].add(changed)
-        historyCount = min(historyCount + 1, FrameRenderer.maxAge)
-        region.removeAll()
-        if age <= 0 || age > historyCount {
-            region.add(screen)
-        } else {
-            for k in 0..<age {
-                region.add(history[(newest - k + FrameRenderer.maxAge) % FrameRenderer.maxAge])
-            }
-        }
+        guard let region = damage.end(screen: screen, age: age) else { return nil }
+        let (shown, changed, historyCount) = (damage.shown, damage.changed, damage.historyCount)
         let canvas = canvas(for: surface)
         let first = still.prepare(
             shown, format: (canvas?.surface ?? surface).format, background: style.background,
-            rasterizer: rasterizer)
+            rasterizer: rasterizer, cache: cache)
         let generation = still.generation
         let known = age > 0 && age <= historyCount
         if let canvas {
@@ -179,7 +139,7 @@ public final class FrameRenderer {
     }
 
     /// Bytes of coverage the renderer keeps for shapes that repeat, and how many shapes.
-    public var keptCoverage: (bytes: Int, shapes: Int) { rasterizer.keptCoverage }
+    public var keptCoverage: (bytes: Int, shapes: Int) { cache.keptCoverage }
 
     /// The time until which the frame at `time` stays the same (the
     /// loader's `stillUntil`): `time` when it may change at once.
@@ -226,11 +186,12 @@ public final class FrameRenderer {
             let sparse = first > 0 && held?.isSparse(in: r, percent: 25) == true
             restore(r, surface, first, marked: sparse ? held : nil)
             map?.unmark(inside: r)
-            for i in first..<shown.count where !shownBounds[i].intersection(r).isEmpty {
+            let (shown, bounds) = (self.damage.shown, self.damage.shownBounds)
+            for i in first..<shown.count where !bounds[i].intersection(r).isEmpty {
                 let op = shown[i]
                 rasterizer.fill(
                     op.shape, transform: op.transform, paint: op.paint, on: surface, clip: r,
-                    keepCoverage: op.repeats, marking: map)
+                    cache: cache, keepCoverage: op.repeats, marking: map)
             }
         }
     }
@@ -240,19 +201,17 @@ public final class FrameRenderer {
     /// else the background (the layer may hold shapes no longer still).
     private func restore(_ r: IntRect, _ surface: Surface, _ first: Int, marked: PaintedBlocks?) {
         if first == 0 {
-            rasterizer.clear(surface, to: style.background, in: r)
+            rasterizer.clear(surface, to: style.background, in: r, cache: cache)
         } else if let marked {
-            still.restore(r, into: surface, marked: marked, rasterizer: rasterizer)
+            still.restore(r, into: surface, marked: marked, rasterizer: rasterizer, cache: cache)
         } else {
-            still.restore(r, into: surface, rasterizer: rasterizer)
+            still.restore(r, into: surface, rasterizer: rasterizer, cache: cache)
         }
     }
 
     /// For an arc that only grew or shrank (the ring's progress), the pixels
     /// between its two ends; `nil` for any other change (then both bounds count).
-    private static func arcChange(
-        from old: DrawOp, to new: DrawOp, _ rasterizer: Rasterizer
-    ) -> IntRect? {
+    private func arcChange(from old: DrawOp, to new: DrawOp) -> IntRect? {
         if old.transform == new.transform, old.paint == new.paint,
             case let .arc(c0, r0, w0, a0, s0, cap0) = old.shape,
             case let .arc(c1, r1, w1, a1, s1, cap1) = new.shape,
@@ -270,7 +229,8 @@ public final class FrameRenderer {
                 sweep: AngleSpan(raw: high.raw - from.raw), cap: cap0 == .round ? .round : .butt)
             // One pixel of margin: a partly covered pixel at the butt end of
             // the old arc may lie just outside the delta's polygon.
-            return rasterizer.bounds(of: delta, transform: new.transform).outset(by: 1)
+            return rasterizer.bounds(of: delta, transform: new.transform, cache: cache).outset(
+                by: 1)
         }
         return nil
     }
@@ -281,13 +241,13 @@ public final class FrameRenderer {
     public func render(time: Double, into surface: Surface) {
         precondition(time.isFinite && time >= 0, "time must be finite and not negative")
         let target = canvas(for: surface)?.surface ?? surface
-        rasterizer.clear(target, to: style.background)
+        rasterizer.clear(target, to: style.background, cache: cache)
         let loaderOps = listOps(at: time)
         for (i, op) in ops.enumerated() {
             rasterizer.fill(
                 op.shape,
                 transform: i < loaderOps ? root.concatenating(op.transform) : op.transform,
-                paint: op.paint, on: target, keepCoverage: op.repeats)
+                paint: op.paint, on: target, cache: cache, keepCoverage: op.repeats)
         }
         if target.base != surface.base { rasterizer.convert(target, into: surface, in: screen) }
         // The canvas no longer holds the frame `renderDamage` last drew.

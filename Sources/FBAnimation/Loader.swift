@@ -13,7 +13,7 @@ public struct DrawOp: Equatable, Sendable {
     public var paint: Paint
     /// The loader draws this very shape and transform again and again (a
     /// spinner's leaves cycle through the same poses): its coverage is worth
-    /// keeping (`Rasterizer.fill(keepCoverage:)`). Changes no pixel.
+    /// keeping (the renderer's `RasterCache`). Changes no pixel.
     public var repeats: Bool
 
     /// See the properties.

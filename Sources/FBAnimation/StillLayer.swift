@@ -42,7 +42,8 @@ final class StillLayer {
     /// date for `format`. Returns how many of `ops`' first shapes the layer
     /// holds: `restore` stands for clearing and filling them.
     func prepare(
-        _ ops: [DrawOp], format: PixelFormat, background: Color, rasterizer: Rasterizer
+        _ ops: [DrawOp], format: PixelFormat, background: Color, rasterizer: Rasterizer,
+        cache: RasterCache
     ) -> Int {
         var still = 0
         for i in ops.indices {
@@ -71,7 +72,8 @@ final class StillLayer {
             let screen = IntRect(x: 0, y: 0, width: width, height: height)
             var bounds = IntRect(x: 0, y: 0, width: 0, height: 0)
             for op in ops[0..<still] {
-                bounds = bounds.union(rasterizer.bounds(of: op.shape, transform: op.transform))
+                bounds = bounds.union(
+                    rasterizer.bounds(of: op.shape, transform: op.transform, cache: cache))
             }
             bounds = bounds.intersection(screen)
             let x0 = bounds.x & ~3
@@ -84,7 +86,7 @@ final class StillLayer {
                 layer = PixelBuffer(width: area.width, height: area.height, format: format)
             }
             let surface = layer!.surface
-            rasterizer.clear(surface, to: background)
+            rasterizer.clear(surface, to: background, cache: cache)
             baked.removeAll(keepingCapacity: true)
             // Whole-pixel moves are exact: the shapes land on the very
             // subpixels they have on the screen.
@@ -92,7 +94,7 @@ final class StillLayer {
             for op in ops[0..<still] {
                 rasterizer.fill(
                     op.shape, transform: shift.concatenating(op.transform), paint: op.paint,
-                    on: surface)
+                    on: surface, cache: cache)
                 baked.append(op)
             }
             self.background = background
@@ -102,17 +104,18 @@ final class StillLayer {
 
     /// `restore` of the pixels of `rect` in blocks `marked` marks.
     func restore(
-        _ rect: IntRect, into surface: Surface, marked: PaintedBlocks, rasterizer: Rasterizer
+        _ rect: IntRect, into surface: Surface, marked: PaintedBlocks, rasterizer: Rasterizer,
+        cache: RasterCache
     ) {
         guard let layer else {
-            rasterizer.clear(surface, to: background, in: rect, marked: marked)
+            rasterizer.clear(surface, to: background, in: rect, marked: marked, cache: cache)
             return
         }
         let r = rect.intersection(surface.bounds)
         let inside = r.intersection(area)
         if inside != r {
             r.forEachPart(outside: inside) {
-                rasterizer.clear(surface, to: background, in: $0, marked: marked)
+                rasterizer.clear(surface, to: background, in: $0, marked: marked, cache: cache)
             }
         }
         if inside.isEmpty { return }
@@ -127,22 +130,26 @@ final class StillLayer {
 
     /// Puts `rect` of the still picture into `surface`: a copy where the
     /// layer lies, the background elsewhere (no still shape reaches there).
-    func restore(_ rect: IntRect, into surface: Surface, rasterizer: Rasterizer) {
+    func restore(
+        _ rect: IntRect, into surface: Surface, rasterizer: Rasterizer, cache: RasterCache
+    ) {
         guard let layer else {
             // Unreachable (`prepare` built one before saying shapes are still);
             // the safe answer is the background.
-            rasterizer.clear(surface, to: background, in: rect)
+            rasterizer.clear(surface, to: background, in: rect, cache: cache)
             return
         }
         let r = rect.intersection(surface.bounds)
         if r.isEmpty { return }
         let inside = r.intersection(area)
         if inside.isEmpty {
-            rasterizer.clear(surface, to: background, in: r)
+            rasterizer.clear(surface, to: background, in: r, cache: cache)
             return
         }
         if inside != r {
-            r.forEachPart(outside: inside) { rasterizer.clear(surface, to: background, in: $0) }
+            r.forEachPart(outside: inside) {
+                rasterizer.clear(surface, to: background, in: $0, cache: cache)
+            }
         }
         let source = layer.surface
         let bpp = source.format.bytesPerPixel

@@ -26,6 +26,12 @@ final class BlendTables {
         keys.deallocate()
     }
 
+    /// Forgets every table (the memory stays).
+    func forget() {
+        keys.update(repeating: BlendTables.empty, count: BlendTables.slots)
+        next = 0
+    }
+
     /// The table of `rgb` over `dst` (both `0x00RRGGBB`), made if it is not kept.
     func table(rgb: UInt32, over dst: UInt32) -> UnsafePointer<UInt32> {
         let key = UInt64(rgb) << 32 | UInt64(dst)

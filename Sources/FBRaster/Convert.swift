@@ -1,6 +1,6 @@
 /// `Rasterizer.convert`: a rect of an `xrgb8888` picture into a target's format.
 ///
-/// One plain loop per row and format, giving the bytes of
+/// One plain loop per row and format (`PixelCodec.storeRow`), giving the bytes of
 /// `C.store(target, XRGB8888Codec.load(source), dither: cell)` pixel by pixel:
 ///
 /// - 16-bit targets look each channel up in `Dither.fields565`, whose
@@ -18,25 +18,11 @@ enum Convert {
             source.width == target.width && source.height == target.height, "sizes differ")
         let r = rect.intersection(target.bounds)
         if r.isEmpty { return }
-        let (x, n) = (r.x, r.width)
-        switch target.format {
-        case .rgb565:
-            let fields = Dither.fields565
-            rows(source, target, r) { row16($0, $1, x: x, count: n, y: $2, fields, hi: 2, lo: 0) }
-        case .bgr565:
-            let fields = Dither.fields565
-            rows(source, target, r) { row16($0, $1, x: x, count: n, y: $2, fields, hi: 0, lo: 2) }
-        case .xrgb8888, .argb8888:
-            rows(source, target, r) { from, to, _ in words(XRGB8888Codec.self, from, to, n) }
-        case .xbgr8888:
-            rows(source, target, r) { from, to, _ in words(XBGR8888Codec.self, from, to, n) }
-        case .rgb888:
-            rows(source, target, r) { from, to, _ in words(RGB888Codec.self, from, to, n) }
-        }
+        withCodec(for: target.format, Rect(source: source, target: target, rect: r))
     }
 
     /// `run` over the pixels of `rect` in blocks `marked` (or `other`) marks:
-    /// one format switch for all their runs.
+    /// one format dispatch for all their runs.
     static func runs(
         _ source: Surface, into target: Surface, in rect: IntRect, marked: PaintedBlocks,
         or other: PaintedBlocks?
@@ -47,45 +33,53 @@ enum Convert {
                 && marked.width == target.width && marked.height == target.height, "sizes differ")
         let r = rect.intersection(target.bounds)
         if r.isEmpty { return }
-        let bytes = target.format.bytesPerPixel
-        @inline(__always) func each(
-            _ body: (UnsafeRawPointer, UnsafeMutableRawPointer, Int, Int, Int) -> Void
-        ) {
-            marked.forEachMarkedRun(in: r, or: other) { y, x, n in
-                body(
-                    UnsafeRawPointer(source.base + y &* source.stride + x &* 4),
-                    target.base + y &* target.stride + x &* bytes, x, n, y)
+        withCodec(
+            for: target.format,
+            MarkedRuns(source: source, target: target, rect: r, marked: marked, other: other))
+    }
+
+    /// The rows of `rect`, each in one piece.
+    private struct Rect: CodecWork {
+        let source: Surface
+        let target: Surface
+        let rect: IntRect
+
+        func run<C: PixelCodec>(_: C.Type) {
+            // The table once, not once a row (a lazy global checks on each use).
+            let fields = Dither.fields565
+            let (x, n) = (rect.x, rect.width)
+            for y in rect.y..<rect.maxY {
+                C.storeRow(
+                    fromXRGB: UnsafeRawPointer(source.base + y &* source.stride + x &* 4),
+                    to: target.base + y &* target.stride + x &* C.bytesPerPixel, x: x, count: n,
+                    y: y, fields565: fields)
             }
-        }
-        // The table once, not once a run (a lazy global checks on each use).
-        let fields = Dither.fields565
-        switch target.format {
-        case .rgb565: each { row16($0, $1, x: $2, count: $3, y: $4, fields, hi: 2, lo: 0) }
-        case .bgr565: each { row16($0, $1, x: $2, count: $3, y: $4, fields, hi: 0, lo: 2) }
-        case .xrgb8888, .argb8888: each { f, t, _, n, _ in words(XRGB8888Codec.self, f, t, n) }
-        case .xbgr8888: each { f, t, _, n, _ in words(XBGR8888Codec.self, f, t, n) }
-        case .rgb888: each { f, t, _, n, _ in words(RGB888Codec.self, f, t, n) }
         }
     }
 
-    /// Calls `body(from, to, y)` with the first pixel of `r` on each row of
-    /// the source and the target.
-    @inline(__always)
-    private static func rows(
-        _ s: Surface, _ t: Surface, _ r: IntRect,
-        _ body: (UnsafeRawPointer, UnsafeMutableRawPointer, Int) -> Void
-    ) {
-        let bytes = t.format.bytesPerPixel
-        for y in r.y..<r.maxY {
-            body(
-                UnsafeRawPointer(s.base + y * s.stride + r.x * 4),
-                t.base + y * t.stride + r.x * bytes, y)
+    /// The runs of marked blocks of `rect`.
+    private struct MarkedRuns: CodecWork {
+        let source: Surface
+        let target: Surface
+        let rect: IntRect
+        let marked: PaintedBlocks
+        let other: PaintedBlocks?
+
+        func run<C: PixelCodec>(_: C.Type) {
+            let fields = Dither.fields565
+            let (source, target) = (source, target)
+            marked.forEachMarkedRun(in: rect, or: other) { y, x, n in
+                C.storeRow(
+                    fromXRGB: UnsafeRawPointer(source.base + y &* source.stride + x &* 4),
+                    to: target.base + y &* target.stride + x &* C.bytesPerPixel, x: x, count: n,
+                    y: y, fields565: fields)
+            }
         }
     }
 
     /// `count` pixels through a codec of any width (no dither: 8-bit formats).
     @inline(__always)
-    private static func words<C: PixelCodec>(
+    static func words<C: PixelCodec>(
         _: C.Type, _ from: UnsafeRawPointer, _ to: UnsafeMutableRawPointer, _ count: Int
     ) {
         for i in 0..<count {
@@ -98,7 +92,7 @@ enum Convert {
     /// of an xrgb8888 pixel in memory: B, G, R, X), through `fields`
     /// (`Dither.fields565`).
     @inline(__always)
-    private static func row16(
+    static func row16(
         _ from: UnsafeRawPointer, _ to: UnsafeMutableRawPointer, x: Int, count: Int, y: Int,
         _ fields: UnsafePointer<UInt16>, hi: Int, lo: Int
     ) {

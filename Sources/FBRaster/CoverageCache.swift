@@ -223,16 +223,3 @@ struct CoverageCache {
         pendingPath = nil
     }
 }
-
-/// Rows of coverage a `RowPainter` paints: a shape's accumulated cells, or
-/// a kept entry replayed.
-protocol CoverageRows {
-    /// The pixels painted; runs' starts are relative to its left edge.
-    var bounds: IntRect { get }
-    var alpha: UnsafeMutablePointer<UInt8> { get }
-    var runs: UnsafeMutablePointer<CoverageRun> { get }
-    /// Fills `runs` (and `alpha` for mask runs) with row `r` of `bounds`; the run count.
-    func resolveRow(_ r: Int) -> Int
-}
-
-extension CoverageAccumulator: CoverageRows {}

@@ -101,16 +101,32 @@ func roundedDivide(_ n: Int64, _ d: Int64) -> Int64 {
 }
 
 /// Integer square root: the largest `r` with `r * r <= v`; `v >= 0`.
+///
+/// Digit by digit in base 4, with shifts, adds and compares: no division,
+/// which 32-bit ARM does in software (`__udivmoddi4`). In 32 bits when `v`
+/// fits (most calls: radii, chord lengths). The floor of the root is
+/// unique, so any exact method gives these values.
 func integerSquareRoot(_ v: Int64) -> Int64 {
     if v < 2 { return max(v, 0) }
-    var x = Int64(1) << ((64 - v.leadingZeroBitCount + 1) / 2)
-    while true {
-        let y = (x + v / x) / 2
-        if y >= x { break }
-        x = y
+    if v <= Int64(UInt32.max) { return Int64(floorSquareRoot(UInt32(truncatingIfNeeded: v))) }
+    return Int64(floorSquareRoot(UInt64(v)))
+}
+
+/// The largest `r` with `r * r <= v`, `v >= 2`, in `T`'s width.
+@inline(__always)
+private func floorSquareRoot<T: FixedWidthInteger & UnsignedInteger>(_ v: T) -> T {
+    var rest = v
+    var root: T = 0
+    // The highest power of 4 not above v.
+    var bit = T(1) << ((T.bitWidth - 1 - v.leadingZeroBitCount) & ~1)
+    while bit != 0 {
+        if rest >= root &+ bit {
+            rest &-= root &+ bit
+            root = root >> 1 &+ bit
+        } else {
+            root >>= 1
+        }
+        bit >>= 2
     }
-    // Compare by division: (x + 1)^2 overflows when v is near Int64.max.
-    while x > v / x { x -= 1 }
-    while x + 1 <= v / (x + 1) { x += 1 }
-    return x
+    return root
 }

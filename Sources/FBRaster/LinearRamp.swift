@@ -119,6 +119,11 @@ final class LinearRampTable {
         alphas.deallocate()
     }
 
+    /// Forgets the ramp the tables hold, keeping their memory: the next
+    /// `tables(for:)` makes them again.
+    func forget() { stale = true }
+    private var stale = false
+
     /// The tables of `ramp`'s stops and of its opacity.
     func tables(for ramp: LinearRamp) -> (
         colors: UnsafePointer<UInt32>, alphas: UnsafePointer<UInt8>
@@ -129,17 +134,18 @@ final class LinearRampTable {
             alphas.deallocate()
             alphas = .allocate(capacity: 256)
         }
-        if !made || ramp.stops != stops {
+        if !made || stale || ramp.stops != stops {
             stops = ramp.stops
             fill(ramp.stops)
         }
-        if !made || ramp.opacity != opacity {
+        if !made || stale || ramp.opacity != opacity {
             opacity = ramp.opacity
             for a in 0..<256 {
                 alphas[a] = UInt8(truncatingIfNeeded: div255(UInt32(a) &* UInt32(ramp.opacity)))
             }
         }
         made = true
+        stale = false
         return (UnsafePointer(values), UnsafePointer(alphas))
     }
 

@@ -6,15 +6,15 @@
 /// copies from a still layer) only the marked blocks of its damage, not the
 /// whole rectangles: a spinner's damage is the box around twelve thin
 /// leaves, and most of it stays background.
-public final class PaintedBlocks {
-    public let width: Int
-    public let height: Int
+package final class PaintedBlocks {
+    package let width: Int
+    package let height: Int
     /// 64-bit words per row.
     let words: Int
     private let bits: UnsafeMutablePointer<UInt64>
 
     /// A map of `width` x `height` pixels with every block marked.
-    public init(width: Int, height: Int) {
+    package init(width: Int, height: Int) {
         precondition(width > 0 && height > 0, "size must be positive")
         self.width = width
         self.height = height
@@ -26,16 +26,16 @@ public final class PaintedBlocks {
     deinit { bits.deallocate() }
 
     /// Marks every block: a frame of unknown contents.
-    public func markAll() { bits.update(repeating: ~0, count: words * height) }
+    package func markAll() { bits.update(repeating: ~0, count: words * height) }
 
-    public func copy(from other: PaintedBlocks) {
+    package func copy(from other: PaintedBlocks) {
         precondition(other.words == words && other.height == height, "sizes differ")
         bits.update(from: other.bits, count: words * height)
     }
 
     /// Unmarks the blocks that lie wholly inside `rect` (blocks at the
     /// right edge of the map count as ending there).
-    public func unmark(inside rect: IntRect) {
+    package func unmark(inside rect: IntRect) {
         let r = rect.intersection(IntRect(x: 0, y: 0, width: width, height: height))
         if r.isEmpty { return }
         let first = (r.x + 3) >> 2
@@ -95,7 +95,7 @@ public final class PaintedBlocks {
     /// Whether at most `percent` % of the blocks `rect` touches are marked
     /// here or in `other` (counted on every other row): then working run by
     /// run beats working on the whole rectangle. Either way is correct.
-    public func isSparse(
+    package func isSparse(
         in rect: IntRect, or other: PaintedBlocks? = nil, percent: Int = 50
     ) -> Bool {
         let r = rect.intersection(IntRect(x: 0, y: 0, width: width, height: height))
@@ -124,7 +124,7 @@ public final class PaintedBlocks {
     /// marked here or in `other`, row by row, left to right. Runs less than
     /// `join` blocks apart are joined (with the pixels between), for work
     /// that costs less a pixel than a call.
-    public func forEachMarkedRun(
+    package func forEachMarkedRun(
         in rect: IntRect, or other: PaintedBlocks? = nil, join: Int = 1,
         _ body: (Int, Int, Int) -> Void
     ) {

@@ -10,6 +10,12 @@ protocol PixelCodec {
     static func store(_ p: UnsafeMutableRawPointer, _ rgb: UInt32, dither: Int)
     /// Copies one encoded pixel as it is.
     static func copy(from: UnsafeRawPointer, to: UnsafeMutableRawPointer)
+    /// Stores `count` pixels of an `xrgb8888` row (from column `x` of row
+    /// `y`) in this format: `Convert`'s loop. `fields565` is
+    /// `Dither.fields565`, read once by the caller.
+    static func storeRow(
+        fromXRGB from: UnsafeRawPointer, to: UnsafeMutableRawPointer, x: Int, count: Int, y: Int,
+        fields565: UnsafePointer<UInt16>)
 }
 
 extension PixelCodec {
@@ -20,6 +26,15 @@ extension PixelCodec {
         case 4: to.storeBytes(of: from.loadUnaligned(as: UInt32.self), as: UInt32.self)
         default: to.copyMemory(from: from, byteCount: bytesPerPixel)
         }
+    }
+
+    /// 8-bit formats: no dither, a plain loop through the codec.
+    @inline(__always)
+    static func storeRow(
+        fromXRGB from: UnsafeRawPointer, to: UnsafeMutableRawPointer, x: Int, count: Int, y: Int,
+        fields565: UnsafePointer<UInt16>
+    ) {
+        Convert.words(Self.self, from, to, count)
     }
 }
 
@@ -51,6 +66,13 @@ enum RGB565Codec: PixelCodec {
         let v = pack565(rgb >> 16 & 0xFF, rgb >> 8 & 0xFF, rgb & 0xFF, dither)
         p.storeBytes(of: v.littleEndian, as: UInt16.self)
     }
+    /// R (source byte 2) in the top bits, B (byte 0) in the low.
+    @inline(__always) static func storeRow(
+        fromXRGB from: UnsafeRawPointer, to: UnsafeMutableRawPointer, x: Int, count: Int, y: Int,
+        fields565: UnsafePointer<UInt16>
+    ) {
+        Convert.row16(from, to, x: x, count: count, y: y, fields565, hi: 2, lo: 0)
+    }
 }
 
 enum BGR565Codec: PixelCodec {
@@ -62,6 +84,13 @@ enum BGR565Codec: PixelCodec {
     @inline(__always) static func store(_ p: UnsafeMutableRawPointer, _ rgb: UInt32, dither: Int) {
         let v = pack565(rgb & 0xFF, rgb >> 8 & 0xFF, rgb >> 16 & 0xFF, dither)
         p.storeBytes(of: v.littleEndian, as: UInt16.self)
+    }
+    /// B (source byte 0) in the top bits, R (byte 2) in the low.
+    @inline(__always) static func storeRow(
+        fromXRGB from: UnsafeRawPointer, to: UnsafeMutableRawPointer, x: Int, count: Int, y: Int,
+        fields565: UnsafePointer<UInt16>
+    ) {
+        Convert.row16(from, to, x: x, count: count, y: y, fields565, hi: 0, lo: 2)
     }
 }
 

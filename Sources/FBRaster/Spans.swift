@@ -1,6 +1,6 @@
 /// The inner loops: plain loops over a row, one specialisation per pixel format.
 ///
-/// Chosen once per shape, by format and paint (`Rasterizer.fill`) and once per
+/// Chosen once per shape, by format (`withCodec`) and paint (`RowPainter`), and once per
 /// run by coverage (whole pixels or a mask); nothing inside a loop dispatches.
 /// Every routine blends with `blendRGB`, the one rounding rule, so a fast
 /// path gives the bytes the general path would.

@@ -36,14 +36,14 @@ public struct Surface: @unchecked Sendable {
     /// The pixel at `(x, y)` as `0x00RRGGBB` (16-bit channels expanded by bit replication).
     public func pixel(x: Int, y: Int) -> UInt32 {
         precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel outside the surface")
-        let p = UnsafeRawPointer(base + y * stride + x * format.bytesPerPixel)
-        switch format {
-        case .rgb565: return RGB565Codec.load(p)
-        case .bgr565: return BGR565Codec.load(p)
-        case .xrgb8888, .argb8888: return XRGB8888Codec.load(p)
-        case .xbgr8888: return XBGR8888Codec.load(p)
-        case .rgb888: return RGB888Codec.load(p)
-        }
+        return withCodec(
+            for: format,
+            LoadPixel(p: UnsafeRawPointer(base + y * stride + x * format.bytesPerPixel)))
+    }
+
+    private struct LoadPixel: CodecWork {
+        let p: UnsafeRawPointer
+        func run<C: PixelCodec>(_: C.Type) -> UInt32 { C.load(p) }
     }
 
     /// The picture as packed 8-bit RGB, row after row, no padding (for PNG and PPM).
@@ -64,27 +64,26 @@ public struct Surface: @unchecked Sendable {
     /// encoder takes the picture a row at a time, without a copy of it all.
     public func rgbRow(_ y: Int, into out: UnsafeMutableBufferPointer<UInt8>) {
         precondition(y >= 0 && y < height && out.count >= width * 3, "row outside the surface")
-        switch format {
-        case .rgb565: rgbRow(RGB565Codec.self, y, out)
-        case .bgr565: rgbRow(BGR565Codec.self, y, out)
-        case .xrgb8888, .argb8888: rgbRow(XRGB8888Codec.self, y, out)
-        case .xbgr8888: rgbRow(XBGR8888Codec.self, y, out)
-        case .rgb888: rgbRow(RGB888Codec.self, y, out)
-        }
+        withCodec(
+            for: format, RGBRow(row: UnsafeRawPointer(base + y * stride), width: width, out: out))
     }
 
-    private func rgbRow<C: PixelCodec>(
-        _: C.Type, _ y: Int, _ out: UnsafeMutableBufferPointer<UInt8>
-    ) {
-        var p = UnsafeRawPointer(base + y * stride)
-        var o = 0
-        for _ in 0..<width {
-            let v = C.load(p)
-            out[o] = UInt8(truncatingIfNeeded: v >> 16)
-            out[o + 1] = UInt8(truncatingIfNeeded: v >> 8)
-            out[o + 2] = UInt8(truncatingIfNeeded: v)
-            o += 3
-            p += C.bytesPerPixel
+    private struct RGBRow: CodecWork {
+        let row: UnsafeRawPointer
+        let width: Int
+        let out: UnsafeMutableBufferPointer<UInt8>
+
+        func run<C: PixelCodec>(_: C.Type) {
+            var p = row
+            var o = 0
+            for _ in 0..<width {
+                let v = C.load(p)
+                out[o] = UInt8(truncatingIfNeeded: v >> 16)
+                out[o + 1] = UInt8(truncatingIfNeeded: v >> 8)
+                out[o + 2] = UInt8(truncatingIfNeeded: v)
+                o += 3
+                p += C.bytesPerPixel
+            }
         }
     }
 }
@@ -122,29 +121,4 @@ final class PixelStorage: @unchecked Sendable {
     }
 
     deinit { bytes.deallocate() }
-}
-
-/// A rectangle of whole pixels: `[x, x + width) x [y, y + height)`.
-public struct IntRect: Hashable, Sendable {
-    public var x: Int, y: Int, width: Int, height: Int
-
-    public init(x: Int, y: Int, width: Int, height: Int) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
-    }
-
-    public var isEmpty: Bool { width <= 0 || height <= 0 }
-    public var maxX: Int { x + width }
-    public var maxY: Int { y + height }
-
-    /// The common part of two rectangles (empty when they do not meet).
-    public func intersection(_ o: IntRect) -> IntRect {
-        let x0 = Swift.max(x, o.x)
-        let y0 = Swift.max(y, o.y)
-        let x1 = Swift.min(maxX, o.maxX)
-        let y1 = Swift.min(maxY, o.maxY)
-        return IntRect(x: x0, y: y0, width: Swift.max(0, x1 - x0), height: Swift.max(0, y1 - y0))
-    }
 }

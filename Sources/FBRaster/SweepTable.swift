@@ -19,6 +19,9 @@ final class SweepTable {
 
     deinit { values.deallocate() }
 
+    /// Forgets which gradient the table holds (the next `table` remakes it).
+    func forget() { key = nil }
+
     /// The table of `sampler`, made unless it was made for the same gradient last.
     func table(for sampler: SweepSampler) -> UnsafePointer<UInt8> {
         if let key, key == (sampler.start, sampler.sweep, sampler.a0, sampler.a1) {

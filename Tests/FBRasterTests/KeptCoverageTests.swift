@@ -68,7 +68,8 @@ import _FBTestSupport
         var rng = SeededRandom(seed: seed)
         let w = KeptCoverageTests.width
         let h = KeptCoverageTests.height
-        let keeping = Rasterizer(keptBytes: budget)
+        let keeping = Rasterizer()
+        let cache = RasterCache(keptBytes: budget)
         let plain = Rasterizer()
         var compared = 0
         // Each fill marks its blocks here: every pixel it changes must be in one.
@@ -81,7 +82,7 @@ import _FBTestSupport
                 if i % 10 == 0 {
                     // A cleared backdrop, which opaque edges blend over by table.
                     let backdrop = Color(rgb: UInt32.random(in: 0...0xFF_FFFF, using: &rng))
-                    keeping.clear(a.surface, to: backdrop)
+                    keeping.clear(a.surface, to: backdrop, cache: cache)
                     plain.clear(b.surface, to: backdrop)
                 }
                 let shape = KeptCoverageTests.randomShape(&rng)
@@ -108,7 +109,7 @@ import _FBTestSupport
                     marks.unmark(inside: IntRect(x: 0, y: 0, width: w, height: h))
                     keeping.fill(
                         shape, transform: transform, paint: paint, on: a.surface, clip: clip,
-                        keepCoverage: true, marking: marks)
+                        cache: cache, keepCoverage: true, marking: marks)
                     plain.fill(shape, transform: transform, paint: paint, on: b.surface, clip: clip)
                     unmarkedChanges += changedOutsideMarks(before, a, marks)
                     compared += 1
@@ -117,8 +118,8 @@ import _FBTestSupport
             #expect(differingBytes(a, b) == 0, "\(format) budget \(budget)")
         }
         #expect(unmarkedChanges == 0, "pixels changed outside the blocks marked")
-        #expect(keeping.keptCoverage.bytes <= budget)
-        return keeping.keptCoverage.shapes
+        #expect(cache.keptCoverage.bytes <= budget)
+        return cache.keptCoverage.shapes
     }
 
     @Test func replayedFillsEqualPlainFills() {
@@ -137,16 +138,23 @@ import _FBTestSupport
     /// one shows: the fill there is plain, and right.
     @Test func keptCoverageIsNotReplayedBeyondItsArea() {
         let r = Rasterizer()
+        let cache = RasterCache()
         let shape = Shape.disc(center: .zero, radius: Fixed(20))
         let t = Transform.translation(Fixed(16), Fixed(16))
         let small = PixelBuffer(width: 24, height: 24, format: .xrgb8888)
         let large = PixelBuffer(width: 48, height: 48, format: .xrgb8888)
         let expected = PixelBuffer(width: 48, height: 48, format: .xrgb8888)
-        r.fill(shape, transform: t, paint: .solid(.white), on: small.surface, keepCoverage: true)
-        r.fill(shape, transform: t, paint: .solid(.white), on: large.surface, keepCoverage: true)
+        r.fill(
+            shape, transform: t, paint: .solid(.white), on: small.surface, cache: cache,
+            keepCoverage: true)
+        r.fill(
+            shape, transform: t, paint: .solid(.white), on: large.surface, cache: cache,
+            keepCoverage: true)
         Rasterizer().fill(shape, transform: t, paint: .solid(.white), on: expected.surface)
         #expect(differingBytes(large, expected) == 0)
-        #expect(r.bounds(of: shape, transform: t) == Rasterizer().bounds(of: shape, transform: t))
+        #expect(
+            r.bounds(of: shape, transform: t, cache: cache)
+                == Rasterizer().bounds(of: shape, transform: t))
     }
 }
 

@@ -10,6 +10,14 @@ public enum DrawMode: Hashable, Sendable {
     case strokeBorder(StrokeStyle)
 }
 
+extension DrawMode {
+    /// How far inside the outline the line's centre lies: half the line
+    /// for `strokeBorder`, else 0.
+    var inset: Double {
+        if case .strokeBorder(let s) = self { s.lineWidth / 2 } else { 0 }
+    }
+}
+
 /// A line's width, ends and corners (SwiftUI: `StrokeStyle`, without dashes).
 /// `Path` strokes take all of it; the other shapes keep their own corners
 /// (round for rounded rectangles and capsules, mitred for `Rectangle`).
@@ -164,8 +172,7 @@ public struct Circle: StrokableShape {
             guard let v = visible else { return .disc(center: .zero, radius: r) }
             return .sector(center: .zero, radius: r, start: rotation + v.start, sweep: v.sweep)
         case .stroke(let s), .strokeBorder(let s):
-            let inset = if case .strokeBorder = mode { s.lineWidth / 2 } else { 0.0 }
-            let mid = radius - inset
+            let mid = radius - mode.inset
             if trimmed {
                 precondition(visible == nil, "a trimmed circle takes a gradient over a whole turn")
                 if from == to { return nil }
@@ -229,7 +236,7 @@ public struct RoundedRectangle: StrokableShape {
             }
             return .path(RoundedRectangle.outline(hw, hh, corner))
         case .stroke(let s), .strokeBorder(let s):
-            let inset = if case .strokeBorder = mode { s.lineWidth / 2 } else { 0.0 }
+            let inset = mode.inset
             return .roundedRectStroke(
                 center: .zero, halfWidth: Fixed(hw - inset), halfHeight: Fixed(hh - inset),
                 cornerRadius: Fixed(max(corner - inset, 0)), lineWidth: Fixed(s.lineWidth))
@@ -314,7 +321,7 @@ public struct Rectangle: StrokableShape {
         case .fill:
             box(hw, hh, clockwise: true)
         case .stroke(let s), .strokeBorder(let s):
-            let inset = if case .strokeBorder = mode { s.lineWidth / 2 } else { 0.0 }
+            let inset = mode.inset
             let h = s.lineWidth / 2
             box(hw - inset + h, hh - inset + h, clockwise: true)
             box(hw - inset - h, hh - inset - h, clockwise: false)

@@ -1,0 +1,93 @@
+import FBRaster
+
+/// What changed on the screen from frame to frame, for the frame renderer:
+/// the shapes last shown and their bounds, what the new frame changed, and
+/// what a buffer presented `age` frames ago must redraw.
+///
+/// A shape equal to the one in its place last frame changes nothing; an
+/// arc that only grew or shrank changes the pixels between its ends;
+/// any other change, the old bounds and the new.
+struct FrameDamage {
+    /// The frame last compared, placed on the screen, and its shapes' bounds.
+    private(set) var shown: [DrawOp] = []
+    private(set) var shownBounds: [IntRect] = []
+    private var current: [DrawOp] = []
+    private var currentBounds: [IntRect] = []
+    /// What the frame compared last changed (clipped to the screen).
+    private(set) var changed = DamageList()
+    /// What each of the last frames changed (for buffers of age > 1): a ring
+    /// of `maxAge` lists, the newest at `newest`, `historyCount` of them valid.
+    private var history: [DamageList]
+    private var newest = 0
+    private(set) var historyCount = 0
+    private var region = DamageList()
+    private var hasShown = false
+    let maxAge: Int
+
+    init(maxAge: Int) {
+        self.maxAge = maxAge
+        history = [DamageList](repeating: DamageList(), count: maxAge)
+    }
+
+    /// Starts a new frame: its shapes follow with `add`, in drawing order.
+    mutating func begin() {
+        current.removeAll(keepingCapacity: true)
+        currentBounds.removeAll(keepingCapacity: true)
+        changed.removeAll()
+    }
+
+    /// The new frame's next shape, `op` (placed on the screen). `bounds`
+    /// gives a shape's pixels when it is not the one shown in its place;
+    /// `arcChange` the pixels between the ends of an arc that only grew or
+    /// shrank (`nil` for any other change).
+    mutating func add(
+        _ op: DrawOp, bounds: (DrawOp) -> IntRect, arcChange: (DrawOp, DrawOp) -> IntRect?
+    ) {
+        let i = current.count
+        let old = i < shown.count ? shown[i] : nil
+        let b = old == op ? shownBounds[i] : bounds(op)
+        current.append(op)
+        currentBounds.append(b)
+        if let old, old != op {
+            if let delta = arcChange(old, op) {
+                changed.add(delta)
+            } else {
+                changed.add(shownBounds[i])
+                changed.add(b)
+            }
+        } else if old == nil {
+            changed.add(b)
+        }
+    }
+
+    /// Ends the frame begun last, which becomes the one shown. Returns what
+    /// a buffer holding the frame presented `age` frames ago must redraw
+    /// (the whole `screen` for an unknown one, `age` 0 or older than the
+    /// history), or `nil` when nothing changed and the buffer holds a known
+    /// frame (`age > 0`).
+    mutating func end(screen: IntRect, age: Int) -> DamageList? {
+        for i in current.count..<max(current.count, shown.count) { changed.add(shownBounds[i]) }
+        if !hasShown { changed.add(screen) }
+        // Shapes may reach past the screen (a large scale, a small panel):
+        // a frame whose changes are all off the screen presents nothing.
+        changed.clip(to: screen)
+        swap(&shown, &current)
+        swap(&shownBounds, &currentBounds)
+        hasShown = true
+        // A buffer of unknown contents (age 0) is drawn whole even when
+        // nothing moved: it may not hold this picture at all.
+        if changed.isEmpty && age > 0 { return nil }
+
+        newest = (newest + 1) % maxAge
+        history[newest].removeAll()
+        history[newest].add(changed)
+        historyCount = min(historyCount + 1, maxAge)
+        region.removeAll()
+        if age <= 0 || age > historyCount {
+            region.add(screen)
+        } else {
+            for k in 0..<age { region.add(history[(newest - k + maxAge) % maxAge]) }
+        }
+        return region
+    }
+}

@@ -1,0 +1,167 @@
+/// The rasterizer's calls for the frame renderer: the same drawing as the
+/// public, immediate-mode calls, reading and adding to a `RasterCache`
+/// (flattened polygons, kept coverage, blend tables, the backdrop) and
+/// marking the blocks painted in a `PaintedBlocks` map. `package`: they
+/// serve the renderer's damage tracking, not a user's drawing.
+extension Rasterizer {
+    /// The angle between neighbouring vertices of arcs of `radius` placed by
+    /// `transform`: their directions sit on a grid of this step.
+    package static func arcVertexSpacing(radius: Fixed, transform: Transform) -> AngleSpan {
+        AngleSpan(
+            raw: (1 << 32)
+                / Flattener.chordsPerTurn(deviceRadius: transform.scale.apply(radius).raw))
+    }
+
+    /// `clear(_:to:in:)`, noting `color` as `cache`'s backdrop.
+    package func clear(
+        _ surface: Surface, to color: Color, in rect: IntRect? = nil, cache: RasterCache
+    ) {
+        let r = (rect ?? surface.bounds).intersection(surface.bounds)
+        if r.isEmpty { return }
+        cache.backdrop = color.rgb
+        clear(surface, to: color, in: r)
+    }
+
+    /// Paints the pixels of `rect` in blocks `marked` marks with an opaque
+    /// colour, noting it as `cache`'s backdrop.
+    package func clear(
+        _ surface: Surface, to color: Color, in rect: IntRect, marked: PaintedBlocks,
+        cache: RasterCache
+    ) {
+        precondition(
+            marked.width == surface.width && marked.height == surface.height, "sizes differ")
+        let r = rect.intersection(surface.bounds)
+        if r.isEmpty { return }
+        cache.backdrop = color.rgb
+        withCodec(
+            for: surface.format, Clear(surface: surface, rgb: color.rgb, rect: r, marked: marked))
+    }
+
+    /// `convert` of the pixels of `rect` in blocks `marked` (or `other`) marks.
+    package func convert(
+        _ source: Surface, into target: Surface, in rect: IntRect, marked: PaintedBlocks,
+        or other: PaintedBlocks? = nil
+    ) {
+        Convert.runs(source, into: target, in: rect, marked: marked, or: other)
+    }
+
+    /// `bounds(of:transform:)` through `cache` (the polygon is kept for the fill).
+    package func bounds(
+        of shape: Shape, transform: Transform = .identity, cache: RasterCache
+    ) -> IntRect {
+        if let entry = cache.kept.entry(.init(shape: shape, transform: transform)) {
+            return entry.bounds
+        }
+        return cache.polygons.polygon(shape, transform, &flattener).bounds
+    }
+
+    /// `fill(_:transform:paint:on:clip:)` through `cache`.
+    ///
+    /// With `keepCoverage`, the shape's coverage is kept (up to the cache's
+    /// budget) and replayed when the same shape comes back with the same
+    /// transform: for shapes a loader draws again and again (a spinner's
+    /// leaves cycle through the same poses). The bytes are those of a fill
+    /// without it.
+    ///
+    /// With `marking` (a map of the surface's size), the blocks painted are marked there.
+    package func fill(
+        _ shape: Shape, transform: Transform = .identity, paint: Paint, on surface: Surface,
+        clip: IntRect? = nil, cache: RasterCache, keepCoverage: Bool = false,
+        marking: PaintedBlocks? = nil
+    ) {
+        if case let .solid(color) = paint, color.a == 0 { return }
+        precondition(
+            marking.map { $0.width == surface.width && $0.height == surface.height } ?? true,
+            "the map's size differs from the surface's")
+        marks = marking
+        defer { marks = nil }
+        if keepCoverage,
+            fillKept(shape, transform, paint, surface, (clip ?? surface.bounds), cache)
+        {
+            return
+        }
+        let (polygon, bounds) = cache.polygons.polygon(shape, transform, &flattener)
+        fill(polygon, bounds, transform, paint, surface, clip, cache)
+    }
+
+    /// Fills from kept coverage, keeping it first if it is new; `false`
+    /// when it is not kept (the budget is spent, or the kept rows do not
+    /// reach the clip): then the usual path draws.
+    private func fillKept(
+        _ shape: Shape, _ transform: Transform, _ paint: Paint, _ surface: Surface,
+        _ clip: IntRect, _ cache: RasterCache
+    ) -> Bool {
+        let key = CoverageCache.Key(shape: shape, transform: transform)
+        guard let entry = cache.kept.entry(key) ?? keep(key, surface, cache) else { return false }
+        let area = entry.bounds.intersection(clip.intersection(surface.bounds))
+        if area.isEmpty { return true }
+        guard entry.area.intersection(area) == area else { return false }
+        if case let .solid(color) = paint {
+            withCodec(
+                for: surface.format,
+                KeptSolid(
+                    code: cache.kept.rows(of: entry), area: entry.area, clip: area,
+                    surface: surface, color: color, marks: marks, tables: cache.tables,
+                    backdrop: cache.backdrop))
+            return true
+        }
+        replay.begin(cache.kept.rows(of: entry), area: entry.area, clip: area)
+        paintRows(replay, paint, transform, surface, cache)
+        return true
+    }
+
+    private struct KeptSolid: CodecWork {
+        let code: UnsafePointer<UInt8>
+        let area: IntRect
+        let clip: IntRect
+        let surface: Surface
+        let color: Color
+        let marks: PaintedBlocks?
+        let tables: BlendTables
+        let backdrop: UInt32?
+
+        func run<C: PixelCodec>(_: C.Type) {
+            KeptPainter<C>.solid(
+                code, area: area, clip: clip, surface: surface, color: color, marks: marks,
+                tables: tables, backdrop: backdrop)
+        }
+    }
+
+    /// Accumulates the whole of `key`'s shape inside `surface` and keeps it.
+    private func keep(
+        _ key: CoverageCache.Key, _ surface: Surface, _ cache: RasterCache
+    ) -> CoverageCache.Entry? {
+        if cache.keptFull { return nil }
+        let (polygon, bounds) = cache.polygons.polygon(key.shape, key.transform, &flattener)
+        let area = bounds.intersection(surface.bounds)
+        guard polygon.vertexCount >= 3, !area.isEmpty, area.width <= CoverageCache.maxWidth,
+            CoverageCache.fits(bounds)
+        else { return nil }
+        guard cache.kept.begin(key, bounds: bounds, area: area) else {
+            cache.keptFull = true
+            return nil
+        }
+        var top = area.y
+        while top < area.maxY {
+            let strip = IntRect(
+                x: area.x, y: top, width: area.width,
+                height: min(Rasterizer.stripRows, area.maxY - top))
+            accumulator.begin(strip)
+            accumulator.add(polygon)
+            for r in 0..<strip.height {
+                let count = accumulator.resolveRow(r)
+                if !cache.kept.append(
+                    runs: accumulator.runs, count: count, alpha: accumulator.alpha)
+                {
+                    // Full: clear the rest of the strip's cells and stop keeping.
+                    for rest in (r + 1)..<strip.height { _ = accumulator.resolveRow(rest) }
+                    cache.keptFull = true
+                    return nil
+                }
+            }
+            top += strip.height
+        }
+        cache.kept.commit()
+        return cache.kept.entry(key)
+    }
+}
