@@ -4,8 +4,8 @@
 # 'sim:WxH:FORMAT?clock=virtual' --fps 30 --duration 20 [--scale S] LOADER`
 # (600 frames on a simulated display with a virtual clock: no sleeping) and
 # `cairo-compare LOADER WxH FORMAT S 600` (Scripts/cairo-compare), run
-# alternately RUNS times each; prints the medians of user+sys CPU (bash's
-# `time`, from getrusage) and their ratio. CPU time, not wall time, so other
+# alternately RUNS times each; prints the medians of their CPU time (perf
+# stat's task-clock, or bash's `time` without perf) and their ratio. CPU time, not wall time, so other
 # work on the machine matters less; a figure still varies by a few percent.
 #
 #     Scripts/perf-compare.sh [RUNS] [LOADER...]     (default 3, every loader)
@@ -30,12 +30,21 @@ trap 'rm -rf "$work"' EXIT
 gcc -O2 -o "$work/cairo-compare" Scripts/cairo-compare/cairo-compare.c \
     $(pkg-config --cflags --libs cairo) -lm
 
-# user+sys seconds of one run of "$@" (its output discarded).
-cpu() {
-    local TIMEFORMAT='%3U %3S' t
-    t=$({ time "$@" >/dev/null 2>&1; } 2>&1)
-    awk '{ printf "%.3f", $1 + $2 }' <<<"$t"
-}
+# CPU seconds of one run of "$@" (its output discarded): perf's task-clock
+# (to the microsecond) where perf runs, else bash's user+sys (rounded to
+# 1 ms each: about 10 % of a 10-20 ms run).
+if perf stat -x, -e task-clock true >/dev/null 2>&1; then
+    cpu() {
+        perf stat -x, -e task-clock "$@" 2>&1 >/dev/null |
+            awk -F, '/task-clock/ { printf "%.5f", $1 / 1000 }'
+    }
+else
+    cpu() {
+        local TIMEFORMAT='%3U %3S' t
+        t=$({ time "$@" >/dev/null 2>&1; } 2>&1)
+        awk '{ printf "%.3f", $1 + $2 }' <<<"$t"
+    }
+fi
 median() { tr ' ' '\n' | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 printf '%-8s %-22s %10s %10s %7s\n' loader case 'fbanim s' 'cairo s' ratio
