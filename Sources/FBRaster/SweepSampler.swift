@@ -7,8 +7,8 @@
 /// Spans do not run this per pixel: they look the opacity up in the
 /// `SweepTable` made from it, by the pixel's kept direction (`DirectionCache`).
 struct SweepSampler {
-    let cx: Int64
-    let cy: Int64
+    /// The gradient's centre in device space.
+    let center: SubpixelPoint
     let start: UInt32
     let sweep: UInt64
     let reciprocal: UInt64
@@ -20,8 +20,7 @@ struct SweepSampler {
 
     init(_ g: SweepGradient, _ transform: Transform) {
         let c = transform.apply(g.center)
-        cx = c.x.subpixel
-        cy = c.y.subpixel
+        center = SubpixelPoint(transform.apply(g.center))
         start = (g.start + transform.rotation).raw
         sweep = UInt64(min(max(g.sweep.raw, 1), AngleSpan.fullTurn.raw))
         reciprocal = (1 << 48) / sweep
@@ -30,6 +29,10 @@ struct SweepSampler {
         padSplit = sweep + ((1 << 32) - sweep) / 2
         rgb = g.color.rgb
     }
+
+    // The per-pixel code below works on the raw 24.8 values.
+    private var cx: Int64 { center.x.raw }
+    private var cy: Int64 { center.y.raw }
 
     /// Opacity (0...255) at the subpixel offset `(dx, dy)` from the centre.
     @inline(__always)
