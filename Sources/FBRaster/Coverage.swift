@@ -63,19 +63,21 @@ final class CoverageAccumulator {
     /// Bands of edges that cannot reach the area's rows are skipped whole
     /// (a ring redrawn inside a small damage rectangle walks a few edges, not
     /// all of them); what is skipped could not have deposited anything.
-    func add(_ polygon: Polygon) {
+    func add(_ polygon: Polygon<Subpixel>) {
         let g = grid
-        let ox = Int64(g.bounds.x) << 8
-        let oy = Int64(g.bounds.y) << 8
-        let rowsEnd = oy + (Int64(g.bounds.height) << 8)
-        polygon.coordinates.withUnsafeBufferPointer { v in
-            polygon.bands.withUnsafeBufferPointer { bands in
+        // The edge loop works on raw 24.8 values (`Subpixel.raw`) read once
+        // here, so its code is what it was before the unit was a type.
+        let ox = Subpixel(pixel: g.bounds.x).raw
+        let oy = Subpixel(pixel: g.bounds.y).raw
+        let rowsEnd = Subpixel(pixel: g.bounds.y + g.bounds.height).raw
+        polygon.rawCoordinates.withUnsafeBufferPointer { v in
+            polygon.rawBands.withUnsafeBufferPointer { bands in
                 var start = 0
                 var band = 0
                 for end in polygon.contourEnds {
                     var i = start
                     while i < end {
-                        let stop = min(i + Polygon.bandEdges, end)
+                        let stop = min(i + polygonBandEdges, end)
                         let (lo, hi) = (bands[2 * band], bands[2 * band + 1])
                         band += 1
                         if hi > oy && lo < rowsEnd {

@@ -20,13 +20,15 @@ final class DirectionCache {
         rect = IntRect(x: 0, y: 0, width: 0, height: 0)
     }
 
-    /// Makes `row(y:x:)` valid for every pixel of `area` around `(cx, cy)` (24.8).
-    func prepare(centerX: Int64, centerY: Int64, covering area: IntRect) {
+    /// Makes `row(y:x:)` valid for every pixel of `area` around `center`.
+    func prepare(center: SubpixelPoint, covering area: IntRect) {
+        // Kept and computed on raw 24.8 values (the per-pixel loop).
+        let (centerX, centerY) = (center.x.raw, center.y.raw)
         if centerX == cx && centerY == cy && rect.intersection(area) == area { return }
         // Grow to hold what was asked before too: the requests of a turning
         // gradient differ frame to frame but settle inside one square.
         let keep = centerX == cx && centerY == cy && !rect.isEmpty
-        let r = keep ? DirectionCache.grown(rect.union(area), centerX, centerY) : area
+        let r = keep ? DirectionCache.grown(rect.union(area), center) : area
         // Directions already worked out are moved, not worked out again: a
         // turning sector's bounds grow over many frames, and each direction
         // costs a division.
@@ -63,9 +65,9 @@ final class DirectionCache {
     /// column and row 0 where the union does not pass them), unless that is over 4 times as large: what a
     /// turning gradient asks for in the end, so it grows once or twice, not
     /// on many frames, each time holding old and new directions at once.
-    static func grown(_ union: IntRect, _ cx: Int64, _ cy: Int64) -> IntRect {
-        let px = Int(cx >> 8)
-        let py = Int(cy >> 8)
+    static func grown(_ union: IntRect, _ center: SubpixelPoint) -> IntRect {
+        let px = center.x.floor
+        let py = center.y.floor
         let h = max(px - union.x, union.maxX - px, py - union.y, union.maxY - py)
         let x = max(px - h, min(union.x, 0))
         let y = max(py - h, min(union.y, 0))

@@ -42,10 +42,6 @@ public struct Fixed: Hashable, Comparable, Sendable {
 
     /// The smallest whole number not below the value.
     public var ceil: Int { Int((raw + 0xFFFF) >> 16) }
-
-    /// To 24.8 subpixel units, rounded to nearest.
-    @inline(__always)
-    var subpixel: Int64 { shiftRounded(raw, 8) }
 }
 
 /// A positive ratio in fixed point with 24 fraction bits (a transform's scale).

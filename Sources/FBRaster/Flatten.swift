@@ -4,49 +4,89 @@
 /// put their vertices slightly outside the circle so each chord's area
 /// error cancels (the polygon's area matches the circle's). Buffers are kept
 /// between shapes, so a warm flattener allocates nothing.
-struct Polygon {
-    /// Vertices, x and y interleaved, in 24.8 device subpixels.
-    var coordinates: [Int64] = []
-    /// Index into `coordinates / 2` one past each closed contour's last vertex.
+struct Polygon<Unit> {
+    /// Vertices, x and y interleaved, as raw values of `Unit`: `Subpixel`
+    /// (24.8) for a polygon ready to fill, `Fixed` (16.16) for one the
+    /// cache will still move and round (`PolygonCache`). Read them typed
+    /// through `vertex(_:)`; the loops over every vertex (the accumulator's,
+    /// the extent's, placing) read the raw values, so their code is the same.
+    var rawCoordinates: [Int64] = []
+    /// Index into `rawCoordinates / 2` one past each closed contour's last vertex.
     var contourEnds: [Int] = []
-    /// For each run of `Polygon.bandEdges` edges of each contour, in order,
-    /// the lowest and highest y its edges reach (interleaved): drawing inside
-    /// a small clip skips the runs that cannot reach the clip's rows.
-    var bands: [Int64] = []
+    /// For each run of `polygonBandEdges` edges of each contour, in order,
+    /// the lowest and highest y its edges reach (interleaved, raw `Unit`):
+    /// drawing inside a small clip skips the runs that cannot reach the clip's rows.
+    var rawBands: [Int64] = []
 
-    /// Edges per band.
-    static let bandEdges = 16
+    init() {}
 
-    mutating func removeAll() {
-        coordinates.removeAll(keepingCapacity: true)
-        contourEnds.removeAll(keepingCapacity: true)
-        bands.removeAll(keepingCapacity: true)
+    /// The same values read in another unit (only the flattener does this:
+    /// it fills one buffer in either unit).
+    fileprivate init<Other>(reinterpreting other: Polygon<Other>) {
+        rawCoordinates = other.rawCoordinates
+        contourEnds = other.contourEnds
+        rawBands = other.rawBands
     }
 
-    var vertexCount: Int { coordinates.count / 2 }
+    mutating func removeAll() {
+        rawCoordinates.removeAll(keepingCapacity: true)
+        contourEnds.removeAll(keepingCapacity: true)
+        rawBands.removeAll(keepingCapacity: true)
+    }
+
+    var vertexCount: Int { rawCoordinates.count / 2 }
 
     /// Appends the bands of the contour of vertices `start..<end`. Edge `i`
     /// runs from vertex `i - 1` (for the first, the last vertex) to vertex `i`.
     mutating func addBands(_ start: Int, _ end: Int) {
         var i = start
         while i < end {
-            let stop = min(i + Polygon.bandEdges, end)
-            var lo = coordinates[2 * (i == start ? end - 1 : i - 1) + 1]
+            let stop = min(i + polygonBandEdges, end)
+            var lo = rawCoordinates[2 * (i == start ? end - 1 : i - 1) + 1]
             var hi = lo
             for k in i..<stop {
-                let y = coordinates[2 * k + 1]
+                let y = rawCoordinates[2 * k + 1]
                 lo = min(lo, y)
                 hi = max(hi, y)
             }
-            bands.append(lo)
-            bands.append(hi)
+            rawBands.append(lo)
+            rawBands.append(hi)
             i = stop
         }
     }
 }
 
+/// Edges per band of a polygon.
+let polygonBandEdges = 16
+
+extension Polygon<Subpixel> {
+    /// Vertex `i`.
+    func vertex(_ i: Int) -> SubpixelPoint {
+        SubpixelPoint(
+            x: Subpixel(raw: rawCoordinates[2 * i]), y: Subpixel(raw: rawCoordinates[2 * i + 1]))
+    }
+
+    /// Band `b`: the lowest and highest y its edges reach.
+    func band(_ b: Int) -> (low: Subpixel, high: Subpixel) {
+        (Subpixel(raw: rawBands[2 * b]), Subpixel(raw: rawBands[2 * b + 1]))
+    }
+
+    /// The vertex indices of closed contour `c` (of `contourEnds.count`).
+    func contour(_ c: Int) -> Range<Int> { (c == 0 ? 0 : contourEnds[c - 1])..<contourEnds[c] }
+
+    var bandCount: Int { rawBands.count / 2 }
+}
+
 struct Flattener {
-    var polygon = Polygon()
+    /// The last shape flattened (unless with `fixedPoint`: `unplacedPolygon`).
+    var polygon: Polygon<Subpixel> { precondition(!fixedPoint); return output }
+    /// The last shape flattened with `fixedPoint`: vertices in 16.16.
+    var unplacedPolygon: Polygon<Fixed> {
+        precondition(fixedPoint)
+        return Polygon(reinterpreting: output)
+    }
+    /// Vertices in 24.8, or in 16.16 with `fixedPoint` (read as `Polygon<Fixed>`).
+    private var output = Polygon<Subpixel>()
     private var matrix = Matrix(.identity)
     private var scale = ScaleFactor.one
     private let gridDirections = GridDirections()
@@ -56,11 +96,11 @@ struct Flattener {
     private var fixedPoint = false
 
     /// Flattens `shape` placed by `transform`, replacing the polygon. With
-    /// `fixedPoint`, the polygon's coordinates (and bands) are the vertices
-    /// in 16.16 before their rounding to 24.8 subpixels and clamping.
+    /// `fixedPoint`, the polygon is `unplacedPolygon`: the vertices (and
+    /// bands) in 16.16 before their rounding to 24.8 subpixels and clamping.
     mutating func flatten(_ shape: Shape, _ transform: Transform, fixedPoint: Bool = false) {
         self.fixedPoint = fixedPoint
-        polygon.removeAll()
+        output.removeAll()
         contourStart = 0
         matrix = transform.matrix
         scale = transform.scale
@@ -352,37 +392,26 @@ struct Flattener {
 
     private mutating func vertex(_ local: Point) { deviceVertex(matrix.apply(local)) }
 
-    /// Vertices a million pixels away are as good as infinitely far; the
-    /// limit (24.8 subpixels either side of 0) keeps the accumulator's
-    /// products inside 64 bits.
-    static let vertexLimit: Int64 = 1 << 28
-
-    /// A 16.16 device coordinate as a polygon holds it: rounded to 24.8, clamped.
-    @inline(__always)
-    static func subpixel(_ raw: Int64) -> Int64 {
-        min(max(Fixed(raw: raw).subpixel, -vertexLimit), vertexLimit)
-    }
-
     private mutating func deviceVertex(_ p: Point) {
         if fixedPoint {
-            polygon.coordinates.append(p.x.raw)
-            polygon.coordinates.append(p.y.raw)
+            output.rawCoordinates.append(p.x.raw)
+            output.rawCoordinates.append(p.y.raw)
             return
         }
-        polygon.coordinates.append(Flattener.subpixel(p.x.raw))
-        polygon.coordinates.append(Flattener.subpixel(p.y.raw))
+        output.rawCoordinates.append(Subpixel(clamping: p.x).raw)
+        output.rawCoordinates.append(Subpixel(clamping: p.y).raw)
     }
 
     private mutating func closeContour() {
-        let end = polygon.vertexCount
+        let end = output.vertexCount
         if end - contourStart >= 3 {
-            polygon.contourEnds.append(end)
-            polygon.addBands(contourStart, end)
+            output.contourEnds.append(end)
+            output.addBands(contourStart, end)
         } else {
             // Fewer than three vertices enclose nothing.
-            polygon.coordinates.removeLast(2 * (end - contourStart))
+            output.rawCoordinates.removeLast(2 * (end - contourStart))
         }
-        contourStart = polygon.vertexCount
+        contourStart = output.vertexCount
     }
 }
 

@@ -19,8 +19,8 @@ struct PolygonCache {
     private struct Entry {
         var shape: Shape
         var transform: Transform
-        var polygon = Polygon()
-        var extent = Extent()
+        var polygon = Polygon<Subpixel>()
+        var extent = Extent<Subpixel>()
         var lastUse = 0
     }
 
@@ -29,8 +29,8 @@ struct PolygonCache {
         var shape: Shape
         var scale: ScaleFactor
         var rotation: Angle
-        var polygon = Polygon()
-        var extent = Extent()
+        var polygon = Polygon<Fixed>()
+        var extent = Extent<Fixed>()
         var lastUse = 0
     }
 
@@ -45,7 +45,7 @@ struct PolygonCache {
     /// touches (empty below three vertices), flattening it on a miss.
     mutating func polygon(
         _ shape: Shape, _ transform: Transform, _ flattener: inout Flattener
-    ) -> (polygon: Polygon, bounds: IntRect) {
+    ) -> (polygon: Polygon<Subpixel>, bounds: IntRect) {
         clock += 1
         for i in entries.indices
         where entries[i].transform == transform && entries[i].shape == shape {
@@ -64,9 +64,9 @@ struct PolygonCache {
         entries[slot].lastUse = clock
         if case .path = shape {
             let u = unplacedPath(shape, transform, &flattener)
-            let (tx, ty) = (transform.translation.x.raw, transform.translation.y.raw)
-            entries[slot].polygon.place(unplaced[u].polygon, unplaced[u].extent, tx, ty)
-            entries[slot].extent = unplaced[u].extent.placed(tx, ty)
+            let t = transform.translation
+            entries[slot].polygon.place(unplaced[u].polygon, unplaced[u].extent, t)
+            entries[slot].extent = unplaced[u].extent.placed(t)
         } else {
             flattener.flatten(shape, transform)
             entries[slot].polygon.copy(from: flattener.polygon)
@@ -101,14 +101,15 @@ struct PolygonCache {
         flattener.flatten(
             shape, Transform(scale: transform.scale, rotation: transform.rotation),
             fixedPoint: true)
-        unplaced[u].polygon.copy(from: flattener.polygon)
-        unplaced[u].extent = Extent(flattener.polygon)
+        unplaced[u].polygon.copy(from: flattener.unplacedPolygon)
+        unplaced[u].extent = Extent(unplaced[u].polygon)
         return u
     }
 }
 
-/// The smallest box holding a polygon's vertices (empty below three).
-struct Extent {
+/// The smallest box holding a polygon's vertices (empty below three), in
+/// the polygon's unit (raw values of `Subpixel` or `Fixed`).
+struct Extent<Unit> {
     var minX = Int64.max
     var minY = Int64.max
     var maxX = Int64.min
@@ -116,9 +117,10 @@ struct Extent {
 
     init() {}
 
-    init(_ polygon: Polygon) {
+    init(_ polygon: Polygon<Unit>) {
         guard polygon.vertexCount >= 3 else { return }
-        polygon.coordinates.withUnsafeBufferPointer { v in
+        // Over every vertex: raw values, the unit is the polygon's.
+        polygon.rawCoordinates.withUnsafeBufferPointer { v in
             var i = 0
             while i < v.count {
                 minX = min(minX, v[i])
@@ -129,26 +131,31 @@ struct Extent {
             }
         }
     }
+}
 
-    /// A 16.16 box moved by `(tx, ty)` (16.16) and mapped to 24.8 as
-    /// vertices are: the box of the moved vertices, since the mapping keeps order.
-    func placed(_ tx: Int64, _ ty: Int64) -> Extent {
-        if minX > maxX { return self }
-        var e = Extent()
-        e.minX = Flattener.subpixel(minX + tx)
-        e.maxX = Flattener.subpixel(maxX + tx)
-        e.minY = Flattener.subpixel(minY + ty)
-        e.maxY = Flattener.subpixel(maxY + ty)
+extension Extent<Fixed> {
+    /// The box moved by `t` and mapped to 24.8 as vertices are: the box of
+    /// the moved vertices, since the mapping keeps order.
+    func placed(_ t: Point) -> Extent<Subpixel> {
+        var e = Extent<Subpixel>()
+        if minX > maxX { return e }
+        func place(_ v: Int64, _ by: Fixed) -> Int64 { Subpixel(clamping: Fixed(raw: v) + by).raw }
+        e.minX = place(minX, t.x)
+        e.maxX = place(maxX, t.x)
+        e.minY = place(minY, t.y)
+        e.maxY = place(maxY, t.y)
         return e
     }
+}
 
-    /// The whole pixels a 24.8 box touches; empty for no vertices.
+extension Extent<Subpixel> {
+    /// The whole pixels the box touches; empty for no vertices.
     var pixels: IntRect {
         if minX > maxX { return IntRect(x: 0, y: 0, width: 0, height: 0) }
-        let x0 = Int(minX >> 8)
-        let y0 = Int(minY >> 8)
-        let x1 = Int((maxX + 255) >> 8)
-        let y1 = Int((maxY + 255) >> 8)
+        let x0 = Subpixel(raw: minX).floor
+        let y0 = Subpixel(raw: minY).floor
+        let x1 = Subpixel(raw: maxX).ceil
+        let y1 = Subpixel(raw: maxY).ceil
         return IntRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 }
@@ -156,30 +163,38 @@ struct Extent {
 extension Polygon {
     /// Becomes a copy of `other`, reusing this polygon's memory.
     mutating func copy(from other: Polygon) {
-        coordinates.removeAll(keepingCapacity: true)
-        coordinates.append(contentsOf: other.coordinates)
+        rawCoordinates.removeAll(keepingCapacity: true)
+        rawCoordinates.append(contentsOf: other.rawCoordinates)
         contourEnds.removeAll(keepingCapacity: true)
         contourEnds.append(contentsOf: other.contourEnds)
-        bands.removeAll(keepingCapacity: true)
-        bands.append(contentsOf: other.bands)
+        rawBands.removeAll(keepingCapacity: true)
+        rawBands.append(contentsOf: other.rawBands)
     }
+}
 
-    /// Becomes `unplaced` (16.16) moved by `(tx, ty)` (16.16) with every
-    /// vertex rounded to 24.8 and clamped as the flattener does; the bands
-    /// too (the mapping keeps order, so a band's lowest y stays lowest).
-    /// `extent` is `unplaced`'s; inside the vertex limit (the usual case)
-    /// the clamp is skipped.
-    mutating func place(_ unplaced: Polygon, _ extent: Extent, _ tx: Int64, _ ty: Int64) {
-        copy(from: unplaced)
-        let limit = Flattener.vertexLimit << 8
+extension Polygon<Subpixel> {
+    /// Becomes `unplaced` moved by `t` with every vertex rounded to 24.8 and
+    /// clamped as the flattener does; the bands too (the mapping keeps
+    /// order, so a band's lowest y stays lowest). `extent` is `unplaced`'s;
+    /// inside the vertex limit (the usual case) the clamp is skipped.
+    mutating func place(_ unplaced: Polygon<Fixed>, _ extent: Extent<Fixed>, _ t: Point) {
+        // Raw from here on: 16.16 in, 24.8 out, over every vertex.
+        let (tx, ty) = (t.x.raw, t.y.raw)
+        rawCoordinates.removeAll(keepingCapacity: true)
+        rawCoordinates.append(contentsOf: unplaced.rawCoordinates)
+        contourEnds.removeAll(keepingCapacity: true)
+        contourEnds.append(contentsOf: unplaced.contourEnds)
+        rawBands.removeAll(keepingCapacity: true)
+        rawBands.append(contentsOf: unplaced.rawBands)
+        let limit = Subpixel.limit << 8
         // (An empty extent, under three vertices, takes the checked path.)
         if extent.minX <= extent.maxX && extent.minX + tx > -limit && extent.maxX + tx < limit
             && extent.minY + ty > -limit && extent.maxY + ty < limit
         {
-            // Fixed.subpixel without the clamp: (v + 1/512 px) >> 8; the
+            // Subpixel(Fixed) without the clamp: (v + 1/512 px) >> 8; the
             // extent's check rules out overflow.
             let (x, y) = (tx + 128, ty + 128)
-            coordinates.withUnsafeMutableBufferPointer { v in
+            rawCoordinates.withUnsafeMutableBufferPointer { v in
                 var i = 0
                 while i < v.count {
                     v[i] = (v[i] &+ x) &>> 8
@@ -188,11 +203,14 @@ extension Polygon {
                 }
             }
         } else {
-            for i in stride(from: 0, to: coordinates.count, by: 2) {
-                coordinates[i] = Flattener.subpixel(coordinates[i] + tx)
-                coordinates[i + 1] = Flattener.subpixel(coordinates[i + 1] + ty)
+            for i in stride(from: 0, to: rawCoordinates.count, by: 2) {
+                rawCoordinates[i] = Subpixel(clamping: Fixed(raw: rawCoordinates[i] + tx)).raw
+                rawCoordinates[i + 1] =
+                    Subpixel(clamping: Fixed(raw: rawCoordinates[i + 1] + ty)).raw
             }
         }
-        for i in bands.indices { bands[i] = Flattener.subpixel(bands[i] + ty) }
+        for i in rawBands.indices {
+            rawBands[i] = Subpixel(clamping: Fixed(raw: rawBands[i] + ty)).raw
+        }
     }
 }

@@ -97,7 +97,7 @@ public final class Rasterizer {
     /// Fills a flattened shape whose pixels lie in `bounds`, reading
     /// `cache` for a sweep paint's tables and the backdrop, if given.
     func fill(
-        _ polygon: Polygon, _ bounds: IntRect, _ transform: Transform, _ paint: Paint,
+        _ polygon: Polygon<Subpixel>, _ bounds: IntRect, _ transform: Transform, _ paint: Paint,
         _ surface: Surface, _ clip: IntRect?, _ cache: RasterCache?
     ) {
         guard polygon.vertexCount >= 3 else { return }

@@ -36,8 +36,7 @@ struct RowPainter<Rows: CoverageRows> {
             let sampler = SweepSampler(gradient, transform)
             let cache = sweep!
             let directions = cache.directions
-            directions.prepare(
-                centerX: sampler.cx, centerY: sampler.cy, covering: rows.bounds)
+            directions.prepare(center: sampler.center, covering: rows.bounds)
             let alphas = cache.sweepTable.table(for: sampler)
             let dst = backdrop ?? 0
             let table = cache.tables.table(rgb: sampler.rgb, over: dst)

@@ -124,11 +124,11 @@ struct FixedPointTests {
         #expect(Fixed(raw: -1).floor == -1 && Fixed(raw: -1).ceil == 0)
 
         // 16.16 -> 24.8: nearest, halves up.
-        #expect(Fixed(raw: 0x80).subpixel == 1)
-        #expect(Fixed(raw: -0x80).subpixel == 0)
-        #expect(Fixed(raw: -0x81).subpixel == -1)
-        #expect(Fixed(raw: 0x17F).subpixel == 1)
-        #expect(Fixed(raw: 0x180).subpixel == 2)
+        #expect(Subpixel(Fixed(raw: 0x80)).raw == 1)
+        #expect(Subpixel(Fixed(raw: -0x80)).raw == 0)
+        #expect(Subpixel(Fixed(raw: -0x81)).raw == -1)
+        #expect(Subpixel(Fixed(raw: 0x17F)).raw == 1)
+        #expect(Subpixel(Fixed(raw: 0x180)).raw == 2)
     }
 
     @Test("Fixed product and ratio against exact rationals")

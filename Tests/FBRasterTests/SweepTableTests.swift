@@ -79,7 +79,8 @@ struct SweepTableTests {
 
     @Test("directions kept while the area grows equal directions worked out at once")
     func directionCacheGrows() {
-        let (cx, cy): (Int64, Int64) = (30 * 256 + 77, 27 * 256 + 180)
+        let c = SubpixelPoint(x: Subpixel(raw: 30 * 256 + 77), y: Subpixel(raw: 27 * 256 + 180))
+        let moved = SubpixelPoint(x: Subpixel(raw: c.x.raw + 300), y: c.y)
         let grown = DirectionCache()
         // A turning sector's bounds: growing on every side, and back.
         let areas = [
@@ -89,9 +90,9 @@ struct SweepTableTests {
             IntRect(x: 5, y: 30, width: 50, height: 22),
         ]
         let all = areas.dropFirst().reduce(areas[0]) { $0.union($1) }
-        for a in areas { grown.prepare(centerX: cx, centerY: cy, covering: a) }
+        for a in areas { grown.prepare(center: c, covering: a) }
         let once = DirectionCache()
-        once.prepare(centerX: cx, centerY: cy, covering: all)
+        once.prepare(center: c, covering: all)
         var wrong = 0
         for y in all.y..<all.maxY {
             let g = grown.row(y: y, x: all.x)
@@ -100,8 +101,8 @@ struct SweepTableTests {
         }
         #expect(wrong == 0)
         // A new centre replaces them all.
-        grown.prepare(centerX: cx + 300, centerY: cy, covering: areas[2])
-        once.prepare(centerX: cx + 300, centerY: cy, covering: areas[2])
+        grown.prepare(center: moved, covering: areas[2])
+        once.prepare(center: moved, covering: areas[2])
         for y in areas[2].y..<areas[2].maxY {
             let g = grown.row(y: y, x: areas[2].x)
             let o = once.row(y: y, x: areas[2].x)
@@ -160,8 +161,8 @@ struct SweepTableTests {
         withCodec(format) { c in
             for y in 0..<h where !sampler.isNearCenter(y: y) {
                 for x in 0..<w {
-                    let dx = (Int64(x) << 8) + 128 - sampler.cx
-                    let dy = (Int64(y) << 8) + 128 - sampler.cy
+                    let dx = Subpixel(pixelCenter: x).raw - sampler.center.x.raw
+                    let dy = Subpixel(pixelCenter: y).raw - sampler.center.y.raw
                     let d = (Angle.direction(dx: dx, dy: dy).raw &+ 0x8000) >> 16
                     let a = UInt32(sampler.alpha(direction: d << 16))
                     let m = div255(a * UInt32(coverage[y * w + x]))
