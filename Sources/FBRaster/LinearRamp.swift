@@ -236,13 +236,7 @@ extension RowPainter {
                         alphas: alphas)
                     continue
                 }
-                let coverage: UnsafePointer<UInt8>
-                if run.alpha < 0 {
-                    coverage = UnsafePointer(alpha + Int(run.start))
-                } else {
-                    constant.update(repeating: UInt8(run.alpha), count: count)
-                    coverage = UnsafePointer(constant)
-                }
+                let coverage = coverage(of: run, alpha)
                 Spans<C>.blendRamp(
                     row, x: x, count: count, y: y, u: u, du: sampler.a, colors: colors,
                     alphas: alphas, coverage: coverage)

@@ -116,13 +116,7 @@ struct RowPainter<Rows: CoverageRows> {
                         directions: dirs, over: dst, table: table)
                     continue
                 }
-                let coverage: UnsafePointer<UInt8>
-                if run.alpha < 0 {
-                    coverage = UnsafePointer(alpha + Int(run.start))
-                } else {
-                    constant.update(repeating: UInt8(run.alpha), count: count)
-                    coverage = UnsafePointer(constant)
-                }
+                let coverage = coverage(of: run, alpha)
                 if nearCenter {
                     // Rows by the centre take the 4x4-sampled path.
                     sampler.modulate(
@@ -137,5 +131,18 @@ struct RowPainter<Rows: CoverageRows> {
                 }
             }
         }
+    }
+}
+
+extension RowPainter {
+    /// A run's coverage a pixel: the row's alphas from `alpha` where they
+    /// vary (`run.alpha < 0`), else the run's one value repeated in `constant`.
+    @inline(__always)
+    func coverage(of run: CoverageRun, _ alpha: UnsafeMutablePointer<UInt8>)
+        -> UnsafePointer<UInt8>
+    {
+        if run.alpha < 0 { return UnsafePointer(alpha + Int(run.start)) }
+        constant.update(repeating: UInt8(run.alpha), count: Int(run.count))
+        return UnsafePointer(constant)
     }
 }
