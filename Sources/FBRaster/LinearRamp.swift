@@ -219,11 +219,7 @@ extension RowPainter {
             let runCount = rows.resolveRow(r)
             if runCount == 0 { continue }
             let y = area.y + r
-            if let marks {
-                let first = Int(runs[0].start)
-                let last = runs[runCount - 1]
-                marks.mark(y: y, x: area.x + first, count: Int(last.start + last.count) - first)
-            }
+            markRow(y, runs, runCount, area.x)
             let row = surface.base + y * surface.stride
             for i in 0..<runCount {
                 let run = runs[i]

@@ -49,7 +49,7 @@ struct RowPainter<Rows: CoverageRows> {
     /// Marks the blocks from the row's first run to its last (holes between
     /// runs too: one mark a row, not one a run).
     @inline(__always)
-    private func markRow(
+    func markRow(
         _ y: Int, _ runs: UnsafeMutablePointer<CoverageRun>, _ count: Int, _ left: Int
     ) {
         guard let marks else { return }
