@@ -104,8 +104,12 @@ import Testing
         #expect(try stats.duration == 3)
         #expect(abs(try stats.fpsAchieved - 15) <= 0.5, "\(stats)")
         let t = try stats.frameMS()
-        // 50 ms of present and the drawing's CPU time, each frame.
-        #expect(t.p50 >= 50 * 0.97 && t.max < 60, "\(stats)")
+        let cpu = try stats.drawCPU()
+        // 50 ms of present and the drawing's CPU time, each frame: the
+        // longest frame is the present and at most the longest drawing (a
+        // loaded machine can make one drawing 10 ms; the clock counts it).
+        #expect(t.p50 >= 50 * 0.97 && t.max >= 50, "\(stats)")
+        #expect(t.max <= 50 + cpu.max + 2, "\(stats)")
     }
 
     /// `--duration` counts virtual seconds: 2 s at 30 fps are 60 slots.
