@@ -294,7 +294,6 @@ struct Flattener {
         let a = Int64((start + rotation).raw)
         let e = a + sweep.raw
         let unit = gridDirections.table(n)
-        func grid(_ k: Int64) -> Int64 { floorDivMod(k << 32, n).0 }
         func put(_ cos: Int64, _ sin: Int64, _ radius: Int64) {
             deviceVertex(
                 Point(
@@ -305,25 +304,24 @@ struct Flattener {
             let (cos, sin) = Angle(raw: UInt32(truncatingIfNeeded: angle)).cosSinQ30
             put(cos, sin, radius)
         }
-        func put(gridIndex k: Int64) {
-            let i = Int(floorDivMod(k, n).1) * 2
-            put(unit[i], unit[i + 1], radius)
-        }
         if first { put(angle: a, endRadius) }
-        if sweep.raw > 0 {
-            // Grid directions strictly between a and e, in order.
-            var k = floorDivMod(a * n, 1 << 32).0
-            while grid(k) <= a { k += 1 }
-            while grid(k) < e {
-                put(gridIndex: k)
-                k += 1
-            }
-        } else if sweep.raw < 0 {
-            var k = floorDivMod(a * n, 1 << 32).0 + 1
-            while grid(k) >= a { k -= 1 }
-            while grid(k) > e {
-                put(gridIndex: k)
-                k -= 1
+        if sweep.raw != 0 {
+            // Grid directions strictly between a and e, in order, walked
+            // without dividing (a ring's arc has hundreds a frame).
+            let forward = sweep.raw > 0
+            var grid = GridWalk(k: floorDivMod(a * n, 1 << 32).0 + (forward ? 0 : 1), n: n)
+            if forward {
+                while grid.angle <= a { grid.next() }
+                while grid.angle < e {
+                    put(unit[2 * grid.index], unit[2 * grid.index + 1], radius)
+                    grid.next()
+                }
+            } else {
+                while grid.angle >= a { grid.previous() }
+                while grid.angle > e {
+                    put(unit[2 * grid.index], unit[2 * grid.index + 1], radius)
+                    grid.previous()
+                }
             }
         }
         if last && sweep.raw != 0 { put(angle: e, endRadius) }
@@ -423,26 +421,4 @@ func mulShiftRounded30(_ a: Int64, _ b: Int64) -> Int64 {
     // The common case fits 64 bits: |a| < 2^32 (65536 px) and |b| <= 2^30.
     if a.magnitude < 1 << 32 && b.magnitude <= 1 << 30 { return (a * b + (1 << 29)) >> 30 }
     return Int64(truncatingIfNeeded: (Int128(a) * Int128(b) + (1 << 29)) >> 30)
-}
-
-/// The unit vectors of the directions `k / n` of a turn (cos, sin in Q30,
-/// interleaved), per `n`: arcs of one radius share them, so a frame looks
-/// up its vertices' directions instead of interpolating sines.
-final class GridDirections {
-    private var tables: [Int64: [Int64]] = [:]
-
-    func table(_ n: Int64) -> [Int64] {
-        if let t = tables[n] { return t }
-        if tables.count >= 64 { tables.removeAll(keepingCapacity: true) }
-        var t = [Int64]()
-        t.reserveCapacity(Int(2 * n))
-        for k in 0..<n {
-            let (cos, sin) = Angle(raw: UInt32(truncatingIfNeeded: floorDivMod(k << 32, n).0))
-                .cosSinQ30
-            t.append(cos)
-            t.append(sin)
-        }
-        tables[n] = t
-        return t
-    }
 }
