@@ -68,3 +68,93 @@ final class GridDirections {
         return t
     }
 }
+
+/// The vertices of the last few circles placed twice (a centre, radius and
+/// grid in device space), each as `deviceVertex` would put them (24.8,
+/// clamped) in grid order, forwards and backwards: a ring's growing arc
+/// places the same two circles every frame, and copying its part of them
+/// costs a fraction of placing each vertex. A circle is kept once the arcs
+/// asked of it add up to twice its vertices (when keeping it has paid
+/// off), so circles that move (a spinner's leaves, a round cap at a growing
+/// end) cost only a few comparisons, never a whole circle.
+struct PlacedCircles {
+    struct Key: Equatable {
+        var x: Int64
+        var y: Int64
+        var radius: Int64
+        var n: Int64
+    }
+
+    /// Kept circles, the newest last.
+    private var kept: [(key: Key, forward: [Int64], backward: [Int64])] = []
+    /// Circles asked for recently (a ring of `capacity`) and the vertices
+    /// asked of them so far.
+    private var seen: [(key: Key, vertices: Int64)] = []
+    private var nextSeen = 0
+    private let capacity = 8
+
+    /// The vertices of the circle of `radius` (device 16.16) about
+    /// `center` (device) on the grid of `n` directions `unit`, interleaved
+    /// x, y in 24.8, in direction order (`forward`) or the reverse, for an
+    /// arc of about `count` of them; `nil` when the circle is not kept (the
+    /// caller places its vertices itself).
+    mutating func vertices(
+        _ center: Point, _ radius: Int64, _ n: Int64, _ unit: [Int64], forward: Bool,
+        count: Int64
+    ) -> [Int64]? {
+        let key = Key(x: center.x.raw, y: center.y.raw, radius: radius, n: n)
+        if let i = kept.lastIndex(where: { $0.key == key }) {
+            return forward ? kept[i].forward : kept[i].backward
+        }
+        if let i = seen.firstIndex(where: { $0.key == key }) {
+            seen[i].vertices += count
+            if seen[i].vertices < 2 * n { return nil }
+        } else {
+            if seen.count < capacity {
+                seen.append((key, count))
+            } else {
+                seen[nextSeen] = (key, count)
+                nextSeen = (nextSeen + 1) % capacity
+            }
+            return nil
+        }
+        var ahead = [Int64]()
+        ahead.reserveCapacity(Int(2 * n))
+        for i in 0..<Int(n) {
+            ahead.append(
+                Subpixel(
+                    clamping: Fixed(raw: center.x.raw + mulShiftRounded30(radius, unit[2 * i]))
+                )
+                .raw)
+            ahead.append(
+                Subpixel(
+                    clamping: Fixed(raw: center.y.raw + mulShiftRounded30(radius, unit[2 * i + 1]))
+                ).raw)
+        }
+        var back = [Int64]()
+        back.reserveCapacity(Int(2 * n))
+        for i in stride(from: Int(n) - 1, through: 0, by: -1) {
+            back.append(ahead[2 * i])
+            back.append(ahead[2 * i + 1])
+        }
+        if kept.count >= capacity { kept.removeFirst() }
+        kept.append((key, ahead, back))
+        return forward ? ahead : back
+    }
+}
+
+extension Polygon<Subpixel> {
+    /// Appends `count` vertices of a placed circle's `vertices` (x, y
+    /// interleaved, `n` of them) from vertex `first`, going round past the end.
+    mutating func appendCircleVertices(_ vertices: [Int64], from first: Int, count: Int) {
+        let n = vertices.count / 2
+        var i = first
+        var left = count
+        while left > 0 {
+            let run = min(left, n - i)
+            rawCoordinates.append(contentsOf: vertices[(2 * i)..<(2 * (i + run))])
+            left -= run
+            i = 0
+        }
+    }
+}

@@ -394,13 +394,15 @@ struct RoundedSegment {
 
 /// `(floor(n / d), n - d * floor(n / d))` for `d > 0`: the remainder is in `0..<d`.
 ///
-/// In 32 bits when both fit (an edge of a shape under 2^15 subpixels
-/// across): 32-bit ARM divides them in hardware or a short routine, where
-/// 64 bits take a long one (`__udivmoddi4`); the quotient is the same.
+/// On a 32-bit CPU, in 32 bits when both fit (an edge of a shape under
+/// 2^15 subpixels across): 32-bit ARM divides them in hardware or a short
+/// routine, where 64 bits take a long one (`__udivmoddi4`); the quotient
+/// is the same. A 64-bit CPU divides in one instruction either way (the
+/// test is folded away).
 @inline(__always)
 func floorDivMod(_ n: Int64, _ d: Int64) -> (Int64, Int64) {
     let q: Int64
-    if d <= Int64(Int32.max) && n == Int64(Int32(truncatingIfNeeded: n)) {
+    if Int.bitWidth == 32 && d <= Int64(Int32.max) && n == Int64(Int32(truncatingIfNeeded: n)) {
         q = Int64(Int32(truncatingIfNeeded: n) / Int32(truncatingIfNeeded: d))
     } else {
         q = n / d

@@ -90,6 +90,7 @@ struct Flattener {
     private var matrix = Matrix(.identity)
     private var scale = ScaleFactor.one
     private let gridDirections = GridDirections()
+    private var placedCircles = PlacedCircles()
     private var rotation = Angle.zero
     private var contourStart = 0
     /// Whether vertices stay in 16.16 (unrounded, unclamped) instead of 24.8.
@@ -310,17 +311,46 @@ struct Flattener {
             // without dividing (a ring's arc has hundreds a frame).
             let forward = sweep.raw > 0
             var grid = GridWalk(k: floorDivMod(a * n, 1 << 32).0 + (forward ? 0 : 1), n: n)
+            // A circle placed again (a growing arc's, every frame) has its
+            // vertices kept: the arc copies its part of them.
+            let placed =
+                fixedPoint
+                ? nil
+                : placedCircles.vertices(
+                    center, radius, n, unit, forward: forward,
+                    count: Int64((UInt64(sweep.raw.magnitude) &* UInt64(n)) >> 32))
             if forward {
                 while grid.angle <= a { grid.next() }
-                while grid.angle < e {
-                    put(unit[2 * grid.index], unit[2 * grid.index + 1], radius)
-                    grid.next()
+                if let placed {
+                    let first = grid.index
+                    var count = 0
+                    while grid.angle < e {
+                        count += 1
+                        grid.next()
+                    }
+                    output.appendCircleVertices(placed, from: first, count: count)
+                } else {
+                    while grid.angle < e {
+                        put(unit[2 * grid.index], unit[2 * grid.index + 1], radius)
+                        grid.next()
+                    }
                 }
             } else {
                 while grid.angle >= a { grid.previous() }
-                while grid.angle > e {
-                    put(unit[2 * grid.index], unit[2 * grid.index + 1], radius)
-                    grid.previous()
+                if let placed {
+                    // `placed` runs backwards: direction i is its entry n - 1 - i.
+                    let first = Int(n) - 1 - grid.index
+                    var count = 0
+                    while grid.angle > e {
+                        count += 1
+                        grid.previous()
+                    }
+                    output.appendCircleVertices(placed, from: first, count: count)
+                } else {
+                    while grid.angle > e {
+                        put(unit[2 * grid.index], unit[2 * grid.index + 1], radius)
+                        grid.previous()
+                    }
                 }
             }
         }

@@ -41,4 +41,42 @@ import Testing
             }
         }
     }
+
+    /// A circle placed again is copied from `PlacedCircles`: every arc
+    /// flattened the third time (kept by then) must equal the same arc
+    /// flattened by a flattener that never saw it, in both directions,
+    /// across the zero angle, for whole turns and a scaled, turned picture.
+    @Test func keptCirclesGiveTheVerticesOfPlacingThem() {
+        let transforms = [
+            Transform(translation: Point(x: Fixed(400), y: Fixed(240))),
+            Transform(
+                scale: ScaleFactor(raw: 3 << 23), rotation: Angle(raw: 0x1234_5678),
+                translation: Point(x: Fixed(raw: 5_000_123), y: Fixed(raw: -77_777))),
+        ]
+        let sweeps: [Int64] = [1, 1 << 20, 1 << 31, -(1 << 30) - 12345, (1 << 32) - 1, 1 << 32]
+        let starts: [UInt32] = [0, 0xC000_0000, 0xFFFF_FF00, 12345]
+        var checked = 0
+        for transform in transforms {
+            for radius in [Fixed(82), Fixed(raw: 7 << 15), Fixed(raw: 1)] {
+                for start in starts {
+                    for sweep in sweeps {
+                        let shape = Shape.arc(
+                            center: Point(x: Fixed(3), y: Fixed(-2)), radius: radius,
+                            width: Fixed(16), start: Angle(raw: start),
+                            sweep: AngleSpan(raw: sweep), cap: .round)
+                        var fresh = Flattener()
+                        fresh.flatten(shape, transform)
+                        var again = Flattener()
+                        for _ in 0..<3 { again.flatten(shape, transform) }
+                        #expect(
+                            again.polygon.rawCoordinates == fresh.polygon.rawCoordinates,
+                            "radius \(radius.raw) start \(start) sweep \(sweep)")
+                        #expect(again.polygon.contourEnds == fresh.polygon.contourEnds)
+                        checked += 1
+                    }
+                }
+            }
+        }
+        #expect(checked == 144)
+    }
 }
