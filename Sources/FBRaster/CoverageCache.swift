@@ -49,12 +49,28 @@ struct CoverageCache {
             case let .path(path):
                 // Its length and first and last elements: enough to tell
                 // the paths a loader draws apart, for a fraction of hashing
-                // them whole.
-                hasher.combine(path.elements.count)
-                hasher.combine(path.elements.first)
-                for element in path.elements.suffix(2) { hasher.combine(element) }
+                // them whole (folded, as the fields above: an orbit's two
+                // hearts are looked up every frame).
+                let elements = path.elements
+                h = Key.fold(h &+ 6, UInt64(elements.count), 0, .zero)
+                if let first = elements.first { h = Key.fold(h, first) }
+                for element in elements.suffix(2) { h = Key.fold(h, element) }
             }
             hasher.combine(h)
+        }
+
+        /// Mixes a path element into `h`.
+        @inline(__always)
+        private static func fold(_ h: UInt64, _ element: Path.Element) -> UInt64 {
+            switch element {
+            case let .move(p): return fold(h &+ 1, 0, 0, p)
+            case let .line(p): return fold(h &+ 2, 0, 0, p)
+            case let .cubic(a, b, c):
+                return fold(
+                    fold(h &+ 3, UInt64(bitPattern: a.x.raw), UInt64(bitPattern: a.y.raw), b), 0,
+                    0, c)
+            case .close: return fold(h &+ 4, 0, 0, .zero)
+            }
         }
 
         /// Mixes two words and a point into `h` (multiply and xor-shift).

@@ -23,7 +23,6 @@ struct SweepSampler {
     let rgb: UInt32
 
     init(_ g: SweepGradient, _ transform: Transform) {
-        let c = transform.apply(g.center)
         let center = SubpixelPoint(transform.apply(g.center))
         cx = center.x.raw
         cy = center.y.raw
