@@ -69,14 +69,16 @@ final class GridDirections {
     }
 }
 
-/// The vertices of the last few circles placed twice (a centre, radius and
-/// grid in device space), each as `deviceVertex` would put them (24.8,
+/// The vertices of the last few circles placed again and again (a centre,
+/// radius and grid in device space), each as `deviceVertex` would put them (24.8,
 /// clamped) in grid order, forwards and backwards: a ring's growing arc
 /// places the same two circles every frame, and copying its part of them
 /// costs a fraction of placing each vertex. A circle is kept once the arcs
 /// asked of it add up to twice its vertices (when keeping it has paid
 /// off), so circles that move (a spinner's leaves, a round cap at a growing
-/// end) cost only a few comparisons, never a whole circle.
+/// end) cost only a few comparisons, never a whole circle. Circles of more
+/// than `maxChords` (a radius over about 1,600 px) are not kept: 8 of them
+/// then stay under 300 KB.
 struct PlacedCircles {
     struct Key: Equatable {
         var x: Int64
@@ -92,6 +94,7 @@ struct PlacedCircles {
     private var seen: [(key: Key, vertices: Int64)] = []
     private var nextSeen = 0
     private let capacity = 8
+    static let maxChords: Int64 = 1024
 
     /// The vertices of the circle of `radius` (device 16.16) about
     /// `center` (device) on the grid of `n` directions `unit`, interleaved
@@ -102,6 +105,7 @@ struct PlacedCircles {
         _ center: Point, _ radius: Int64, _ n: Int64, _ unit: [Int64], forward: Bool,
         count: Int64
     ) -> [Int64]? {
+        if n > PlacedCircles.maxChords { return nil }
         let key = Key(x: center.x.raw, y: center.y.raw, radius: radius, n: n)
         if let i = kept.lastIndex(where: { $0.key == key }) {
             return forward ? kept[i].forward : kept[i].backward

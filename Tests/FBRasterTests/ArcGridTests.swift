@@ -57,7 +57,7 @@ import Testing
         let starts: [UInt32] = [0, 0xC000_0000, 0xFFFF_FF00, 12345]
         var checked = 0
         for transform in transforms {
-            for radius in [Fixed(82), Fixed(raw: 7 << 15), Fixed(raw: 1)] {
+            for radius in [Fixed(82), Fixed(raw: 7 << 15), Fixed(raw: 1), Fixed(2000)] {
                 for start in starts {
                     for sweep in sweeps {
                         let shape = Shape.arc(
@@ -77,6 +77,6 @@ import Testing
                 }
             }
         }
-        #expect(checked == 144)
+        #expect(checked == 192)
     }
 }
