@@ -53,3 +53,23 @@ command -v swift >/dev/null || {
 if [ "${FBANIM_SKIP_VM:-0}" != 1 ]; then
     $sudo "$here/../Tests/VM/harness/install.sh" >/dev/null
 fi
+
+# Real console fonts for the PSF tests (Tests/FBTextTests, read through
+# FBTEXT_CONSOLEFONTS, which Scripts/test.sh sets): console-setup-linux's
+# 456 fonts, unpacked into .build/consolefonts, not installed: installing
+# the package would add its boot units to the VM tests' guest, whose root
+# is this machine's. Without them the tests check the hand-built fonts and
+# say so. About 1.5 MB to download, once.
+fonts="$here/../.build/consolefonts"
+if [ ! -d "$fonts" ]; then
+    work=$(mktemp -d)
+    if (cd "$work" && apt-get download console-setup-linux >/dev/null 2>&1 &&
+        dpkg-deb -x console-setup-linux_*.deb root &&
+        [ -n "$(ls root/usr/share/consolefonts)" ]); then
+        mkdir -p "$here/../.build"
+        mv "$work/root/usr/share/consolefonts" "$fonts"
+    else
+        echo "setup: console-setup-linux's fonts not fetched: the PSF tests check the hand-built fonts only" >&2
+    fi
+    rm -rf "$work"
+fi

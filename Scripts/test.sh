@@ -8,6 +8,11 @@ cd "$(dirname "$0")/.."
 
 "$(dirname "$0")/setup.sh"
 
+# Real console fonts, where setup.sh fetched them (the PSF tests).
+if [ -z "${FBTEXT_CONSOLEFONTS:-}" ] && [ -d .build/consolefonts ]; then
+    export FBTEXT_CONSOLEFONTS=$PWD/.build/consolefonts
+fi
+
 swift build --build-tests
 swift test --skip-build --parallel --num-workers 2
 
