@@ -14,9 +14,12 @@ struct GridWalk {
     private var remainder: Int64
     /// `k mod n`.
     private(set) var index: Int
+    /// The direction's number.
+    private(set) var k: Int64
 
     init(k: Int64, n: Int64) {
         self.n = n
+        self.k = k
         (stepQ, stepR) = floorDivMod(1 << 32, n)
         (angle, remainder) = floorDivMod(k << 32, n)
         index = Int(floorDivMod(k, n).1)
@@ -25,6 +28,7 @@ struct GridWalk {
     /// Direction `k + 1`.
     @inline(__always)
     mutating func next() {
+        k &+= 1
         angle &+= stepQ
         remainder &+= stepR
         if remainder >= n {
@@ -37,6 +41,7 @@ struct GridWalk {
     /// Direction `k - 1`.
     @inline(__always)
     mutating func previous() {
+        k &-= 1
         angle &-= stepQ
         remainder &-= stepR
         if remainder < 0 {

@@ -322,13 +322,10 @@ struct Flattener {
             if forward {
                 while grid.angle <= a { grid.next() }
                 if let placed {
-                    let first = grid.index
-                    var count = 0
-                    while grid.angle < e {
-                        count += 1
-                        grid.next()
-                    }
-                    output.appendCircleVertices(placed, from: first, count: count)
+                    // Directions k with floor(k 2^32 / n) < e: k < e n / 2^32.
+                    let end = floorDivMod(e * n + (1 << 32) - 1, 1 << 32).0
+                    output.appendCircleVertices(
+                        placed, from: grid.index, count: Int(max(end - grid.k, 0)))
                 } else {
                     while grid.angle < e {
                         put(unit[2 * grid.index], unit[2 * grid.index + 1], radius)
@@ -338,14 +335,11 @@ struct Flattener {
             } else {
                 while grid.angle >= a { grid.previous() }
                 if let placed {
+                    // Directions k with floor(k 2^32 / n) > e: k >= (e + 1) n / 2^32.
                     // `placed` runs backwards: direction i is its entry n - 1 - i.
-                    let first = Int(n) - 1 - grid.index
-                    var count = 0
-                    while grid.angle > e {
-                        count += 1
-                        grid.previous()
-                    }
-                    output.appendCircleVertices(placed, from: first, count: count)
+                    let low = floorDivMod((e + 1) * n + (1 << 32) - 1, 1 << 32).0
+                    output.appendCircleVertices(
+                        placed, from: Int(n) - 1 - grid.index, count: Int(max(grid.k - low + 1, 0)))
                 } else {
                     while grid.angle > e {
                         put(unit[2 * grid.index], unit[2 * grid.index + 1], radius)

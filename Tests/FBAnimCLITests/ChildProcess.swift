@@ -70,7 +70,8 @@ final class PseudoTerminal {
         try #require(GNU.unlockpt(master) == 0)
         var name = [CChar](repeating: 0, count: 128)
         try #require(GNU.ptsnameR(master, &name, name.count) == 0)
-        slavePath = String(cString: name)
+        slavePath = String(
+            decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         try resize(columns: columns, rows: rows)
     }
 
