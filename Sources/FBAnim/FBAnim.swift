@@ -144,7 +144,8 @@ package func run(
     everySlot: (FrameScheduler) -> Bool = { _ in false }
 ) throws(PlayFailure) -> Books {
     let scheduler = FrameScheduler(
-        fps: timing.fps, clock: display.clock ?? SystemClock(), cpuTime: threadCPUNanoseconds)
+        fps: timing.fps, clock: display.clock ?? SystemClock(),
+        cpuMeter: display.workMeter ?? CPUMeter(threadCPUNanoseconds))
     var failure: PlayFailure?
     do {
         try scheduler.run(

@@ -45,6 +45,11 @@ public protocol Display: AnyObject {
     /// means frames are paced on the system's monotonic clock.
     var clock: FrameClock? { get }
 
+    /// The CPU meter `clock` reads (a virtual clock charges drawing its CPU
+    /// time), for the scheduler's books to share: a frame then costs one
+    /// read of the CPU clock, not three. `nil` (the default): none.
+    var workMeter: CPUMeter? { get }
+
     /// The buffer the next frame is drawn into.
     func backBuffer() throws -> BackBuffer
 
@@ -68,4 +73,5 @@ public protocol Display: AnyObject {
 
 extension Display {
     public var panelRotation: Int { 0 }
+    public var workMeter: CPUMeter? { nil }
 }

@@ -104,6 +104,9 @@ public final class SimulatedDisplay: HandOverDisplay {
     public let options: Options
     public let description: DisplayDescription
     public let clock: FrameClock?
+    /// The CPU time the virtual clock charges drawing (`work`), read as a
+    /// present begins; `nil` without a virtual clock or `work`.
+    public let workMeter: CPUMeter?
     /// The clock waits happen on: the virtual one, or the system's.
     private let waitClock: FrameClock
     /// The two buffers, one after the other in one block of memory.
@@ -146,7 +149,10 @@ public final class SimulatedDisplay: HandOverDisplay {
         description = DisplayDescription(
             name: name, width: options.width, height: options.height, format: options.format,
             refreshHz: options.refreshHz)
-        let virtual: ManualClock? = options.virtualClock ? ManualClock(work: work) : nil
+        let meter = options.virtualClock ? work.map(CPUMeter.init) : nil
+        workMeter = meter
+        let virtual: ManualClock? =
+            options.virtualClock ? ManualClock(work: meter.map { m in { m.read() } }) : nil
         clock = virtual
         waitClock = virtual ?? systemClock
         buffers = SimulatedDisplay.makeBuffers(options, memory: memory)

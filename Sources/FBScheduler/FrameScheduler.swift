@@ -47,18 +47,29 @@ public final class FrameScheduler {
     private var recent: (UInt64, UInt64, UInt64) = (0, 0, 0)
     private var recentCount = 0
 
-    /// The CPU time used so far (nanoseconds), read around each frame.
-    private let cpuTime: (() -> UInt64)?
+    /// The CPU time of the thread that draws, read as each frame ends.
+    private let cpu: CPUMeter?
 
     /// - Parameter cpuTime: the CPU time of the thread that draws (fbanim:
     ///   `CLOCK_THREAD_CPUTIME_ID`), in nanoseconds; with it
     ///   the books keep the CPU time each frame took (`drawCPUTimes`).
     /// - Precondition: `1 <= fps <= 1000`.
-    public init(fps: Int, clock: FrameClock, cpuTime: (() -> UInt64)? = nil) {
+    public convenience init(fps: Int, clock: FrameClock, cpuTime: (() -> UInt64)? = nil) {
+        self.init(fps: fps, clock: clock, cpuMeter: cpuTime.map(CPUMeter.init))
+    }
+
+    /// - Parameter cpuMeter: the CPU time of the thread that draws; with it
+    ///   the books keep the CPU time each frame took (`drawCPUTimes`): from
+    ///   the end of the frame before (the wait between is in it: a few
+    ///   system calls) to the end of this one, read once a frame, or not at
+    ///   all when the display read the meter as it presented (the virtual
+    ///   clock's work). Share the display's (`Display.workMeter`).
+    /// - Precondition: `1 <= fps <= 1000`.
+    public init(fps: Int, clock: FrameClock, cpuMeter: CPUMeter?) {
         precondition((1...1000).contains(fps), "fps out of range")
         self.fps = fps
         self.clock = clock
-        self.cpuTime = cpuTime
+        cpu = cpuMeter
         books = Books(fps: fps)
     }
 
@@ -117,6 +128,7 @@ public final class FrameScheduler {
         shouldStop: () -> Bool = { false }
     ) throws -> Books {
         start = clock.settledNow()
+        cpu?.read()
         next = 0
         recentCount = 0
         books = Books(fps: fps)
@@ -169,11 +181,13 @@ public final class FrameScheduler {
             // It came back late (a slow panel's transfer): plan again from now.
             if slot(at: began + expected) > target { continue }
             let time = Double(deadline(ofSlot: target) - start) / 1e9
-            let cpuBefore = cpuTime?() ?? 0
+            // The CPU time since the read that ended the last frame; a read
+            // the display made while presenting (after the drawing) ends this one.
+            let (cpuBefore, readsBefore) = (cpu?.last ?? 0, cpu?.reads ?? 0)
             let outcome = try presenter.presentFrame(at: time)
             let ended = clock.now()
-            let cpuAfter = cpuTime?() ?? 0
-            let cpu = cpuAfter > cpuBefore ? cpuAfter - cpuBefore : 0
+            let cpuAfter = cpu.map { $0.reads != readsBefore ? $0.last : $0.read() } ?? 0
+            let cpu = cpuAfter - cpuBefore
             books.drawCPUTotal += cpu
             let shown = max(target, slot(at: ended))
             books.dropped += shown - next
@@ -183,7 +197,7 @@ public final class FrameScheduler {
             case .presented:
                 let took = ended - began
                 books.frameTimes.record(took)
-                if cpuTime != nil { books.drawCPUTimes.record(cpu) }
+                if self.cpu != nil { books.drawCPUTimes.record(cpu) }
                 if shown > target { books.late += 1 }
                 recent = (took, recent.0, recent.1)
                 recentCount += 1

@@ -48,6 +48,81 @@ import Testing
         #expect(clock.settledNow() == 12_000_001)
     }
 
+    /// A wait just after a settled read (a present's) jumps from that read:
+    /// the work after it is counted at the next read, as if the wait had
+    /// woken that much late. A wait with no read since the last one reads.
+    @Test func aWaitAfterASettledReadJumpsFromIt() {
+        let work = Work()
+        let clock = ManualClock(work: work.read)
+        work.used += 1_000_000
+        #expect(clock.settledNow() == 1_000_000)
+        work.used += 10
+        clock.sleep(until: 5_000_000)
+        #expect(work.reads == 2 && clock.now() == 5_000_000)
+        #expect(clock.settledNow() == 5_000_010)
+        // Settled, then waited: the next wait reads, and absorbs the work.
+        clock.sleep(until: 6_000_000)
+        work.used += 300
+        clock.sleep(until: 7_000_000)
+        #expect(work.reads == 4 && clock.now() == 7_000_000)
+    }
+
+    /// The virtual clock and the scheduler sharing one meter (as fbanim
+    /// runs a simulated display): one read of the CPU clock a frame, and
+    /// the books of a clock read at every step.
+    @Test func aSharedMeterIsReadOnceAFrame() throws {
+        let work = Work()
+        let meter = CPUMeter(work.read)
+        let clock = ManualClock(work: { meter.read() })
+        final class Drawing: FramePresenter {
+            let work: Work
+            let clock: ManualClock
+            var calls = 0
+            init(_ work: Work, _ clock: ManualClock) {
+                self.work = work
+                self.clock = clock
+            }
+            func presentFrame(at time: Double) throws -> FrameOutcome {
+                calls += 1
+                work.used += calls % 2 == 0 ? 3_000_000 : 2_000_000
+                _ = clock.settledNow()  // a display presenting reads it
+                return .presented
+            }
+        }
+        let scheduler = FrameScheduler(fps: 30, clock: clock, cpuMeter: meter)
+        let before = work.reads
+        let books = try scheduler.run(Drawing(work, clock), slots: 300)
+        #expect(books.presented == 300 && books.dropped == 0 && books.late == 0)
+        #expect(books.frameTimes.minimum == 2_000_000 && books.frameTimes.maximum == 3_000_000)
+        #expect(books.drawCPUTimes.minimum == 2_000_000 && books.drawCPUTimes.maximum == 3_000_000)
+        #expect(books.drawCPUTotal == 150 * 5_000_000)
+        #expect(work.reads - before <= 300 + 2, "\(work.reads - before) reads")
+    }
+
+    /// Without a display that reads it, the scheduler reads the meter once
+    /// a frame, as the frame ends; each frame's CPU time is still its own.
+    @Test func theSchedulerReadsAMeterNoDisplayReadsOnceAFrame() throws {
+        let work = Work()
+        let meter = CPUMeter(work.read)
+        let clock = ManualClock()
+        final class Burning: FramePresenter {
+            let work: Work
+            var calls = 0
+            init(_ work: Work) { self.work = work }
+            func presentFrame(at time: Double) throws -> FrameOutcome {
+                calls += 1
+                work.used += UInt64(calls) * 100_000
+                return .presented
+            }
+        }
+        let before = work.reads
+        let books = try FrameScheduler(fps: 30, clock: clock, cpuMeter: meter).run(
+            Burning(work), slots: 30)
+        #expect(work.reads - before == 31)  // the start, then one a frame
+        #expect(books.drawCPUTimes.minimum == 100_000 && books.drawCPUTimes.maximum == 3_000_000)
+        #expect(books.drawCPUTotal == 465 * 100_000)
+    }
+
     /// At 30 fps with frames that cost 2 ms (each a display present that
     /// settles the clock), the books are those of a clock read at every
     /// step, from two readings of the work clock a frame: the wait for the
