@@ -36,6 +36,21 @@ struct Polygon<Unit> {
 
     var vertexCount: Int { rawCoordinates.count / 2 }
 
+    /// Appends `count` vertices that `write` puts in the buffer it is given
+    /// (x and y interleaved, raw values), the array growing as by `append`.
+    @inline(__always)
+    mutating func appendVertices(
+        _ count: Int, _ write: (UnsafeMutablePointer<Int64>) -> Void
+    ) {
+        let old = rawCoordinates.count
+        let needed = old + 2 * count
+        if rawCoordinates.capacity < needed {
+            rawCoordinates.reserveCapacity(max(needed, 2 * rawCoordinates.capacity))
+        }
+        rawCoordinates.append(contentsOf: repeatElement(0, count: 2 * count))
+        rawCoordinates.withUnsafeMutableBufferPointer { write($0.baseAddress! + old) }
+    }
+
     /// Appends the bands of the contour of vertices `start..<end`. Edge `i`
     /// runs from vertex `i - 1` (for the first, the last vertex) to vertex `i`.
     mutating func addBands(_ start: Int, _ end: Int) {
@@ -327,10 +342,10 @@ struct Flattener {
                     output.appendCircleVertices(
                         placed, from: grid.index, count: Int(max(end - grid.k, 0)))
                 } else {
-                    while grid.angle < e {
-                        put(unit[2 * grid.index], unit[2 * grid.index + 1], radius)
-                        grid.next()
-                    }
+                    let end = floorDivMod(e * n + (1 << 32) - 1, 1 << 32).0
+                    gridVertices(
+                        from: grid.index, Int(max(end - grid.k, 0)), n: Int(n), forward: true,
+                        center, radius, unit)
                 }
             } else {
                 while grid.angle >= a { grid.previous() }
@@ -341,14 +356,42 @@ struct Flattener {
                     output.appendCircleVertices(
                         placed, from: Int(n) - 1 - grid.index, count: Int(max(grid.k - low + 1, 0)))
                 } else {
-                    while grid.angle > e {
-                        put(unit[2 * grid.index], unit[2 * grid.index + 1], radius)
-                        grid.previous()
-                    }
+                    let low = floorDivMod((e + 1) * n + (1 << 32) - 1, 1 << 32).0
+                    gridVertices(
+                        from: grid.index, Int(max(grid.k - low + 1, 0)), n: Int(n), forward: false,
+                        center, radius, unit)
                 }
             }
         }
         if last && sweep.raw != 0 { put(angle: e, endRadius) }
+    }
+
+    /// `count` vertices on the circle of device `center` and `radius`, at
+    /// the directions of grid `unit` (`n` unit vectors) from index `first`,
+    /// forward or back: written in one go, not appended one by one (a
+    /// ring's moving cap and a spinner's new leaves place hundreds a frame).
+    private mutating func gridVertices(
+        from first: Int, _ count: Int, n: Int, forward: Bool, _ center: Point, _ radius: Int64,
+        _ unit: UnsafePointer<Int64>
+    ) {
+        if count <= 0 { return }
+        let (cx, cy) = (center.x.raw, center.y.raw)
+        let fixed = fixedPoint
+        output.appendVertices(count) { out in
+            var i = first
+            for j in 0..<count {
+                let x = cx + mulShiftRounded30(radius, unit[2 * i])
+                let y = cy + mulShiftRounded30(radius, unit[2 * i + 1])
+                // The loop over every vertex: raw values (see `Polygon`).
+                out[2 * j] = fixed ? x : Subpixel(clamping: Fixed(raw: x)).raw
+                out[2 * j + 1] = fixed ? y : Subpixel(clamping: Fixed(raw: y)).raw
+                if forward {
+                    i = i &+ 1 == n ? 0 : i &+ 1
+                } else {
+                    i = i == 0 ? n &- 1 : i &- 1
+                }
+            }
+        }
     }
 
     private mutating func flattenPath(_ path: Path) {
