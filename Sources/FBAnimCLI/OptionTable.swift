@@ -219,7 +219,7 @@ enum OptionTable {
                 (frames_presented, frames_dropped, frames_late, fps_target, fps_achieved, \
                 duration_s, frame_ms with p50, p99 and max: the time to draw and present a \
                 frame; frames_unchanged: the dropped slots in which nothing changed; \
-                draw_cpu_ms and draw_cpu_s: the CPU time drawing took), text for a person on \
+                draw_cpu_ms and draw_cpu_s: the CPU time frames took), text for a person on \
                 standard error.
                 """),
         OptionSpec(
