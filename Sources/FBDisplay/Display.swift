@@ -46,8 +46,10 @@ public protocol Display: AnyObject {
     var clock: FrameClock? { get }
 
     /// The CPU meter `clock` reads (a virtual clock charges drawing its CPU
-    /// time), for the scheduler's books to share: a frame then costs one
-    /// read of the CPU clock, not three. `nil` (the default): none.
+    /// time), for the scheduler's books to share, so a read serves both. A
+    /// display that has one reads it as its present begins (after the
+    /// drawing) and in its waits. `nil` (the default): none; the scheduler
+    /// reads its own, once a frame.
     var workMeter: CPUMeter? { get }
 
     /// The buffer the next frame is drawn into.

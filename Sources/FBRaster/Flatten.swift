@@ -42,6 +42,7 @@ struct Polygon<Unit> {
     mutating func appendVertices(
         _ count: Int, _ write: (UnsafeMutablePointer<Int64>) -> Void
     ) {
+        if count <= 0 { return }
         let old = rawCoordinates.count
         let needed = old + 2 * count
         if rawCoordinates.capacity < needed {

@@ -6,9 +6,12 @@
 /// reads a frame were 28 % of a steady orbit's CPU here). The virtual
 /// clock (its work) and the scheduler's books (each frame's CPU) share one
 /// meter, so a read serves both: the scheduler takes a frame's start from
-/// the read that ended the frame before (a sleeping thread's CPU time
-/// stands still, so what lies between is the wait's own system calls) and
-/// its end from a read the display made as it presented, or reads once.
+/// the last read before it (the one that ended the frame before: a
+/// sleeping thread's CPU time stands still, so what lies between is the
+/// wait's own system calls; or the virtual clock's, as its wait jumped)
+/// and its end from a read the display made as it presented, or reads
+/// once. A frame costs one read on a real clock (two before), two on the
+/// virtual clock (four before).
 public final class CPUMeter {
     private let clock: () -> UInt64
     /// The CPU time read last (by `read()`, or when the meter was made).

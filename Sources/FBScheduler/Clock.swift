@@ -37,15 +37,11 @@ extension FrameClock {
 ///
 /// Reading a CPU clock is a system call (about 0.6 us, ten times a frame
 /// if every `now()` made one), so the work clock is read where it decides
-/// something: when `settledNow()` is called (where a run starts, and a
-/// display presenting: the present lands after the drawing), and when a
-/// wait would jump (the jump starts from the work done until then, so a
-/// wait absorbs it as a real one would) unless the clock was settled since
-/// the last wait: then the jump starts from that read (a present's), and
-/// the little work after it (the scheduler's books) counts at the next
-/// read, as if the wait had woken that much late. So a frame costs one
-/// read. `now()` adds the work read last; work done since is counted at
-/// the next read, never lost.
+/// something: when a wait would jump (the jump starts from the work done
+/// until then, so a wait absorbs it as a real one would) and when
+/// `settledNow()` is called (where a run starts, and a display presenting:
+/// the present lands after the drawing). `now()` adds the work read last;
+/// work done since is counted at the next read, never lost.
 public final class ManualClock: FrameClock {
     /// Nanoseconds jumped and advanced; `now()` adds the work done since the start.
     public private(set) var time: UInt64
@@ -57,8 +53,6 @@ public final class ManualClock: FrameClock {
     private let workStart: UInt64
     /// The work done since the clock was made, as read last.
     private var worked: UInt64 = 0
-    /// Whether the work clock was read since the last wait that jumped.
-    private var settledSinceWait = false
 
     /// - Parameter work: a clock of the work done (CPU nanoseconds, never
     ///   decreasing) whose progress `now()` adds; `nil`: work takes no time.
@@ -78,7 +72,6 @@ public final class ManualClock: FrameClock {
         if let work {
             let w = work()
             if w > workStart + worked { worked = w - workStart }
-            settledSinceWait = true
         }
         return time + worked
     }
@@ -87,8 +80,7 @@ public final class ManualClock: FrameClock {
         if recordsSleeps { sleeps.append(deadline) }
         // Past already with the work read last: later with all of it, too.
         guard deadline > now() else { return }
-        let current = settledSinceWait ? now() : settledNow()
-        settledSinceWait = false
+        let current = settledNow()
         if deadline > current { time += deadline - current }
     }
 

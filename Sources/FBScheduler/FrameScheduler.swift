@@ -60,10 +60,12 @@ public final class FrameScheduler {
 
     /// - Parameter cpuMeter: the CPU time of the thread that draws; with it
     ///   the books keep the CPU time each frame took (`drawCPUTimes`): from
-    ///   the end of the frame before (the wait between is in it: a few
-    ///   system calls) to the end of this one, read once a frame, or not at
-    ///   all when the display read the meter as it presented (the virtual
-    ///   clock's work). Share the display's (`Display.workMeter`).
+    ///   the meter's last read before the frame (the end of the frame
+    ///   before, so the wait's own system calls are in it, or a read the
+    ///   wait made) to the end of this one. That end is read once a frame,
+    ///   or not at all when the display read the meter while presenting
+    ///   (after the drawing: the virtual clock's work). Share the
+    ///   display's (`Display.workMeter`).
     /// - Precondition: `1 <= fps <= 1000`.
     public init(fps: Int, clock: FrameClock, cpuMeter: CPUMeter?) {
         precondition((1...1000).contains(fps), "fps out of range")
@@ -187,8 +189,8 @@ public final class FrameScheduler {
             let outcome = try presenter.presentFrame(at: time)
             let ended = clock.now()
             let cpuAfter = cpu.map { $0.reads != readsBefore ? $0.last : $0.read() } ?? 0
-            let cpu = cpuAfter - cpuBefore
-            books.drawCPUTotal += cpu
+            let frameCPU = cpuAfter - cpuBefore
+            books.drawCPUTotal += frameCPU
             let shown = max(target, slot(at: ended))
             books.dropped += shown - next
             books.presented += 1
@@ -197,7 +199,7 @@ public final class FrameScheduler {
             case .presented:
                 let took = ended - began
                 books.frameTimes.record(took)
-                if self.cpu != nil { books.drawCPUTimes.record(cpu) }
+                if cpu != nil { books.drawCPUTimes.record(frameCPU) }
                 if shown > target { books.late += 1 }
                 recent = (took, recent.0, recent.1)
                 recentCount += 1
