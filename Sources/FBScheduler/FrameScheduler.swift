@@ -183,8 +183,9 @@ public final class FrameScheduler {
             // It came back late (a slow panel's transfer): plan again from now.
             if slot(at: began + expected) > target { continue }
             let time = Double(deadline(ofSlot: target) - start) / 1e9
-            // The CPU time since the read that ended the last frame; a read
-            // the display made while presenting (after the drawing) ends this one.
+            // The CPU time since the meter's last read (the end of the last
+            // frame, or the wait's); a read the display made while
+            // presenting (after the drawing) ends this frame's.
             let (cpuBefore, readsBefore) = (cpu?.last ?? 0, cpu?.reads ?? 0)
             let outcome = try presenter.presentFrame(at: time)
             let ended = clock.now()
