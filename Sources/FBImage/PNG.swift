@@ -114,7 +114,7 @@ private func deflateFilteredRows(
     var stream = z_stream()
     // Level 6 is zlib's default: on loader frames level 9 took 2 to 10 times
     // as long for files only 5 to 15 per cent smaller.
-    var rc = deflateInit2_(
+    let rc = deflateInit2_(
         &stream, 6, Z_DEFLATED, MAX_WBITS, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
         Int32(MemoryLayout<z_stream>.size))
     guard rc == Z_OK else { throw .compressionFailed(code: rc) }
