@@ -38,6 +38,23 @@ struct GridWalk {
         index = index &+ 1 == Int(n) ? 0 : index &+ 1
     }
 
+    /// How many directions from this one on (itself included) lie strictly
+    /// before angle `e` (2^32 a turn, any multiple of turns) going forward,
+    /// or strictly after it going back: the vertices an arc ending at `e`
+    /// puts from here. The walk's own count (`next()` while `angle < e`,
+    /// or `previous()` while `angle > e`) without walking.
+    @inline(__always)
+    func count(toward e: Int64, forward: Bool) -> Int {
+        if forward {
+            // Directions k with floor(k 2^32 / n) < e: k < e n / 2^32.
+            let end = floorDivMod(e * n + (1 << 32) - 1, 1 << 32).0
+            return Int(max(end - k, 0))
+        }
+        // Directions k with floor(k 2^32 / n) > e: k >= (e + 1) n / 2^32.
+        let low = floorDivMod((e + 1) * n + (1 << 32) - 1, 1 << 32).0
+        return Int(max(k - low + 1, 0))
+    }
+
     /// Direction `k - 1`.
     @inline(__always)
     mutating func previous() {
@@ -127,28 +144,45 @@ struct PlacedCircles {
             }
             return nil
         }
-        var ahead = [Int64]()
-        ahead.reserveCapacity(Int(2 * n))
-        for i in 0..<Int(n) {
-            ahead.append(
-                Subpixel(
-                    clamping: Fixed(raw: center.x.raw + mulShiftRounded30(radius, unit[2 * i]))
-                )
-                .raw)
-            ahead.append(
-                Subpixel(
-                    clamping: Fixed(raw: center.y.raw + mulShiftRounded30(radius, unit[2 * i + 1]))
-                ).raw)
+        func circle(from first: Int, forward: Bool) -> [Int64] {
+            [Int64](unsafeUninitializedCapacity: Int(2 * n)) { buffer, written in
+                writeGridVertices(
+                    buffer.baseAddress!, count: Int(n), from: first, n: Int(n), forward: forward,
+                    center: center, radius: radius, unit: unit, fixedPoint: false)
+                written = Int(2 * n)
+            }
         }
-        var back = [Int64]()
-        back.reserveCapacity(Int(2 * n))
-        for i in stride(from: Int(n) - 1, through: 0, by: -1) {
-            back.append(ahead[2 * i])
-            back.append(ahead[2 * i + 1])
-        }
+        let ahead = circle(from: 0, forward: true)
+        let back = circle(from: Int(n) - 1, forward: false)
         if kept.count >= capacity { kept.removeFirst() }
         kept.append((key, ahead, back))
         return forward ? ahead : back
+    }
+}
+
+/// Writes `count` vertices of the circle of device `center` and `radius`
+/// (16.16) at the directions of grid `unit` (`n` unit vectors, cos and sin
+/// in Q30), from index `first`, forward or back, to `out` (x and y
+/// interleaved) as `Flattener.deviceVertex` puts them: raw 16.16 with
+/// `fixedPoint`, else 24.8, clamped.
+@inline(__always)
+func writeGridVertices(
+    _ out: UnsafeMutablePointer<Int64>, count: Int, from first: Int, n: Int, forward: Bool,
+    center: Point, radius: Int64, unit: UnsafePointer<Int64>, fixedPoint: Bool
+) {
+    let (cx, cy) = (center.x.raw, center.y.raw)
+    var i = first
+    for j in 0..<count {
+        let x = cx + mulShiftRounded30(radius, unit[2 * i])
+        let y = cy + mulShiftRounded30(radius, unit[2 * i + 1])
+        // The loop over every vertex: raw values (see `Polygon`).
+        out[2 * j] = fixedPoint ? x : Subpixel(clamping: Fixed(raw: x)).raw
+        out[2 * j + 1] = fixedPoint ? y : Subpixel(clamping: Fixed(raw: y)).raw
+        if forward {
+            i = i &+ 1 == n ? 0 : i &+ 1
+        } else {
+            i = i == 0 ? n &- 1 : i &- 1
+        }
     }
 }
 

@@ -337,62 +337,24 @@ struct Flattener {
                     count: Int64((UInt64(sweep.raw.magnitude) &* UInt64(n)) >> 32))
             if forward {
                 while grid.angle <= a { grid.next() }
-                if let placed {
-                    // Directions k with floor(k 2^32 / n) < e: k < e n / 2^32.
-                    let end = floorDivMod(e * n + (1 << 32) - 1, 1 << 32).0
-                    output.appendCircleVertices(
-                        placed, from: grid.index, count: Int(max(end - grid.k, 0)))
-                } else {
-                    let end = floorDivMod(e * n + (1 << 32) - 1, 1 << 32).0
-                    gridVertices(
-                        from: grid.index, Int(max(end - grid.k, 0)), n: Int(n), forward: true,
-                        center, radius, unit)
-                }
             } else {
                 while grid.angle >= a { grid.previous() }
-                if let placed {
-                    // Directions k with floor(k 2^32 / n) > e: k >= (e + 1) n / 2^32.
-                    // `placed` runs backwards: direction i is its entry n - 1 - i.
-                    let low = floorDivMod((e + 1) * n + (1 << 32) - 1, 1 << 32).0
-                    output.appendCircleVertices(
-                        placed, from: Int(n) - 1 - grid.index, count: Int(max(grid.k - low + 1, 0)))
-                } else {
-                    let low = floorDivMod((e + 1) * n + (1 << 32) - 1, 1 << 32).0
-                    gridVertices(
-                        from: grid.index, Int(max(grid.k - low + 1, 0)), n: Int(n), forward: false,
-                        center, radius, unit)
+            }
+            let count = grid.count(toward: e, forward: forward)
+            if let placed {
+                // `placed` runs backwards going back: direction i is its entry n - 1 - i.
+                output.appendCircleVertices(
+                    placed, from: forward ? grid.index : Int(n) - 1 - grid.index, count: count)
+            } else {
+                let fixed = fixedPoint
+                output.appendVertices(count) { out in
+                    writeGridVertices(
+                        out, count: count, from: grid.index, n: Int(n), forward: forward,
+                        center: center, radius: radius, unit: unit, fixedPoint: fixed)
                 }
             }
         }
         if last && sweep.raw != 0 { put(angle: e, endRadius) }
-    }
-
-    /// `count` vertices on the circle of device `center` and `radius`, at
-    /// the directions of grid `unit` (`n` unit vectors) from index `first`,
-    /// forward or back: written in one go, not appended one by one (a
-    /// ring's moving cap and a spinner's new leaves place hundreds a frame).
-    private mutating func gridVertices(
-        from first: Int, _ count: Int, n: Int, forward: Bool, _ center: Point, _ radius: Int64,
-        _ unit: UnsafePointer<Int64>
-    ) {
-        if count <= 0 { return }
-        let (cx, cy) = (center.x.raw, center.y.raw)
-        let fixed = fixedPoint
-        output.appendVertices(count) { out in
-            var i = first
-            for j in 0..<count {
-                let x = cx + mulShiftRounded30(radius, unit[2 * i])
-                let y = cy + mulShiftRounded30(radius, unit[2 * i + 1])
-                // The loop over every vertex: raw values (see `Polygon`).
-                out[2 * j] = fixed ? x : Subpixel(clamping: Fixed(raw: x)).raw
-                out[2 * j + 1] = fixed ? y : Subpixel(clamping: Fixed(raw: y)).raw
-                if forward {
-                    i = i &+ 1 == n ? 0 : i &+ 1
-                } else {
-                    i = i == 0 ? n &- 1 : i &- 1
-                }
-            }
-        }
     }
 
     private mutating func flattenPath(_ path: Path) {

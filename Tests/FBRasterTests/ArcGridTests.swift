@@ -27,6 +27,36 @@ import Testing
         }
     }
 
+    /// The closed count of the directions an arc puts before its end equals
+    /// walking them, both ways, for ends on a grid angle, a unit beside
+    /// one, across zero, less than a step away and a whole turn away.
+    @Test(arguments: [4, 12, 228, 4096, 65536] as [Int64])
+    func theCountEqualsWalking(_ n: Int64) {
+        var checked = 0
+        for start in [-2 * n - 1, -1, 0, 1, n / 3, n - 1] as [Int64] {
+            for forward in [true, false] {
+                let from = GridWalk(k: start, n: n)
+                for distance in [0, 1, 2, n / 7, n / 2, n, n + 1] as [Int64] {
+                    let far = GridWalk(k: forward ? start + distance : start - distance, n: n)
+                    for nudge in [-1, 0, 1] as [Int64] {
+                        let e = far.angle + nudge
+                        var walk = from
+                        var walked = 0
+                        while forward ? walk.angle < e : walk.angle > e {
+                            walked += 1
+                            if forward { walk.next() } else { walk.previous() }
+                        }
+                        #expect(
+                            from.count(toward: e, forward: forward) == walked,
+                            "n \(n) k \(start) e \(e) forward \(forward)")
+                        checked += 1
+                    }
+                }
+            }
+        }
+        #expect(checked == 6 * 2 * 7 * 3)
+    }
+
     /// Quotients and remainders at the edges of the 32-bit path and past it.
     @Test func floorDivModIsFloorDivision() {
         let edges: [Int64] = [
