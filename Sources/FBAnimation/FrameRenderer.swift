@@ -224,13 +224,14 @@ public final class FrameRenderer {
             let step = Rasterizer.arcVertexSpacing(
                 radius: max(r0 - w0.half, Fixed(1)), transform: new.transform)
             let from = max(AngleSpan(raw: low.raw - step.raw), .zero)
-            let delta = Shape.arc(
+            // The box of that arc's polygon, found without flattening it,
+            // and one pixel of margin: a partly covered pixel at the butt
+            // end of the old arc may lie just outside the polygon.
+            return Rasterizer.arcBounds(
                 center: c0, radius: r0, width: w0, start: a0 + from,
-                sweep: AngleSpan(raw: high.raw - from.raw), cap: cap0 == .round ? .round : .butt)
-            // One pixel of margin: a partly covered pixel at the butt end of
-            // the old arc may lie just outside the delta's polygon.
-            return rasterizer.bounds(of: delta, transform: new.transform, cache: cache).outset(
-                by: 1)
+                sweep: AngleSpan(raw: high.raw - from.raw), cap: cap0 == .round ? .round : .butt,
+                transform: new.transform
+            ).outset(by: 1)
         }
         return nil
     }

@@ -52,23 +52,42 @@ struct Polygon<Unit> {
         rawCoordinates.withUnsafeMutableBufferPointer { write($0.baseAddress! + old) }
     }
 
-    /// Appends the bands of the contour of vertices `start..<end`. Edge `i`
-    /// runs from vertex `i - 1` (for the first, the last vertex) to vertex `i`.
-    mutating func addBands(_ start: Int, _ end: Int) {
-        var i = start
-        while i < end {
-            let stop = min(i + polygonBandEdges, end)
-            var lo = rawCoordinates[2 * (i == start ? end - 1 : i - 1) + 1]
-            var hi = lo
-            for k in i..<stop {
-                let y = rawCoordinates[2 * k + 1]
-                lo = min(lo, y)
-                hi = max(hi, y)
+    /// Appends the bands of the contour of vertices `start..<end`, and
+    /// widens `box` (raw values) to hold its vertices. Edge `i` runs from
+    /// vertex `i - 1` (for the first, the last vertex) to vertex `i`.
+    mutating func addBands(
+        _ start: Int, _ end: Int, box: inout (minX: Int64, minY: Int64, maxX: Int64, maxY: Int64)
+    ) {
+        var b = box
+        let bandCount = (end - start + polygonBandEdges - 1) / polygonBandEdges
+        let first = rawBands.count
+        rawBands.append(contentsOf: repeatElement(0, count: 2 * bandCount))
+        // Over every vertex: unchecked, the indices are the contour's.
+        rawCoordinates.withUnsafeBufferPointer { v in
+            rawBands.withUnsafeMutableBufferPointer { bands in
+                var i = start
+                var out = first
+                while i < end {
+                    let stop = min(i + polygonBandEdges, end)
+                    var lo = v[2 * (i == start ? end - 1 : i - 1) + 1]
+                    var hi = lo
+                    for k in i..<stop {
+                        let (x, y) = (v[2 &* k], v[2 &* k &+ 1])
+                        lo = min(lo, y)
+                        hi = max(hi, y)
+                        b.minX = min(b.minX, x)
+                        b.maxX = max(b.maxX, x)
+                    }
+                    bands[out] = lo
+                    bands[out + 1] = hi
+                    b.minY = min(b.minY, lo)
+                    b.maxY = max(b.maxY, hi)
+                    out += 2
+                    i = stop
+                }
             }
-            rawBands.append(lo)
-            rawBands.append(hi)
-            i = stop
         }
+        box = b
     }
 }
 
@@ -101,6 +120,19 @@ struct Flattener {
         precondition(fixedPoint)
         return Polygon(reinterpreting: output)
     }
+    /// Hands the last polygon flattened (not `fixedPoint`) to `polygon`,
+    /// taking its memory for the next: a cache keeps it without copying.
+    mutating func movePolygon(into polygon: inout Polygon<Subpixel>) {
+        precondition(!fixedPoint)
+        swap(&output, &polygon)
+        output.removeAll()
+    }
+
+    /// The smallest box holding `polygon`'s vertices: `Extent(polygon)`,
+    /// found as its bands are.
+    var extent: Extent<Subpixel> { precondition(!fixedPoint); return Extent(box) }
+    /// The smallest box holding `unplacedPolygon`'s vertices.
+    var unplacedExtent: Extent<Fixed> { precondition(fixedPoint); return Extent(box) }
     /// Vertices in 24.8, or in 16.16 with `fixedPoint` (read as `Polygon<Fixed>`).
     private var output = Polygon<Subpixel>()
     private var matrix = Matrix(.identity)
@@ -109,6 +141,11 @@ struct Flattener {
     private var placedCircles = PlacedCircles()
     private var rotation = Angle.zero
     private var contourStart = 0
+    /// The box of the closed contours' vertices so far (raw values).
+    private var box = Flattener.emptyBox
+    private static let emptyBox = (
+        minX: Int64.max, minY: Int64.max, maxX: Int64.min, maxY: Int64.min
+    )
     /// Whether vertices stay in 16.16 (unrounded, unclamped) instead of 24.8.
     private var fixedPoint = false
 
@@ -119,6 +156,7 @@ struct Flattener {
         self.fixedPoint = fixedPoint
         output.removeAll()
         contourStart = 0
+        box = Flattener.emptyBox
         matrix = transform.matrix
         scale = transform.scale
         rotation = transform.rotation
@@ -179,12 +217,13 @@ struct Flattener {
         if cap == .round && inner.raw > 0 && overlappingCaps(c, r, h, a0, s) { return }
         arcVertices(c, r + h, a0, s, first: true)
         if cap == .round {
-            arcVertices(pointOnCircle(c, r, a1), h, a1, .halfTurn, first: false)
+            arcVertices(Flattener.pointOnCircle(c, r, a1), h, a1, .halfTurn, first: false)
         }
         arcVertices(c, inner, a1, -s, first: cap != .round)
         if cap == .round {
             arcVertices(
-                pointOnCircle(c, r, a0), h, a0 + AngleSpan.halfTurn, .halfTurn, first: false)
+                Flattener.pointOnCircle(c, r, a0), h, a0 + AngleSpan.halfTurn, .halfTurn,
+                first: false)
         }
         closeContour()
     }
@@ -210,10 +249,10 @@ struct Flattener {
         let t = integerSquareRoot((h.raw - q) * (h.raw + q))
         let a1 = a0 + s
         let bisector = a1 + AngleSpan(raw: gap / 2)
-        let outerMeet = pointOnCircle(c, Fixed(raw: m + t), bisector)
-        let innerMeet = pointOnCircle(c, Fixed(raw: m - t), bisector)
-        let end = pointOnCircle(c, r, a1)
-        let begin = pointOnCircle(c, r, a0)
+        let outerMeet = Flattener.pointOnCircle(c, Fixed(raw: m + t), bisector)
+        let innerMeet = Flattener.pointOnCircle(c, Fixed(raw: m - t), bisector)
+        let end = Flattener.pointOnCircle(c, r, a1)
+        let begin = Flattener.pointOnCircle(c, r, a0)
         func direction(_ from: Point, _ to: Point) -> Angle {
             Angle.direction(dx: to.x.raw - from.x.raw, dy: to.y.raw - from.y.raw)
         }
@@ -262,7 +301,7 @@ struct Flattener {
         closeContour()
     }
 
-    private func pointOnCircle(_ c: Point, _ r: Fixed, _ a: Angle) -> Point {
+    static func pointOnCircle(_ c: Point, _ r: Fixed, _ a: Angle) -> Point {
         let (cos, sin) = a.cosSinQ30
         return Point(
             x: c.x + Fixed(raw: mulShiftRounded30(r.raw, cos)),
@@ -281,6 +320,17 @@ struct Flattener {
         return min(max((n + 3) & ~3, 4), 1 << 16)
     }
 
+    /// The grid (chords per turn) and the device radius (16.16) of the
+    /// circle an arc of local radius `r` puts its vertices on: pushed out by
+    /// (1 + d^2 / 12), d the chord's angle in radians, so each chord's area
+    /// matches the arc's ((2 pi)^2 / 12 * 2^10 ~ 3369).
+    static func vertexCircle(radius r: Fixed, scale: ScaleFactor) -> (n: Int64, radius: Int64) {
+        let n = Flattener.chordsPerTurn(deviceRadius: scale.apply(r).raw)
+        let g = ((1 << 32) / n) >> 12
+        let factorQ30 = (Int64(1) << 30) + ((g * g * 3369) >> 20)
+        return (n, scale.apply(Fixed(raw: mulShiftRounded30(r.raw, factorQ30))).raw)
+    }
+
     /// Vertices along an arc of local radius `r`, from `start` over `sweep`.
     ///
     /// Between the two ends, vertices sit on a fixed grid of directions (a
@@ -295,16 +345,10 @@ struct Flattener {
             vertex(c)
             return
         }
-        let n = Flattener.chordsPerTurn(deviceRadius: scale.apply(r).raw)
-        // Push vertices out by (1 + d^2 / 12), d the chord's angle in radians,
-        // so each chord's area matches the arc's: (2 pi)^2 / 12 * 2^10 ~ 3369.
-        let g = ((1 << 32) / n) >> 12
-        let factorQ30 = (Int64(1) << 30) + ((g * g * 3369) >> 20)
-        let rho = Fixed(raw: mulShiftRounded30(r.raw, factorQ30))
+        let (n, radius) = Flattener.vertexCircle(radius: r, scale: scale)
         // A similarity maps the circle to a circle: place the vertices on it
         // in device space directly (centre, radius and angle transformed once).
         let center = matrix.apply(c)
-        let radius = scale.apply(rho).raw
         // Ends that join straight sides stay on the circle: pushed out, they
         // would move the whole side out by r d^2 / 12 (up to 1/192 px).
         let endRadius = exactEnds ? scale.apply(r).raw : radius
@@ -434,7 +478,7 @@ struct Flattener {
         let end = output.vertexCount
         if end - contourStart >= 3 {
             output.contourEnds.append(end)
-            output.addBands(contourStart, end)
+            output.addBands(contourStart, end, box: &box)
         } else {
             // Fewer than three vertices enclose nothing.
             output.rawCoordinates.removeLast(2 * (end - contourStart))

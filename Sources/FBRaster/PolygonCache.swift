@@ -69,8 +69,8 @@ struct PolygonCache {
             entries[slot].extent = unplaced[u].extent.placed(t)
         } else {
             flattener.flatten(shape, transform)
-            entries[slot].polygon.copy(from: flattener.polygon)
-            entries[slot].extent = Extent(flattener.polygon)
+            entries[slot].extent = flattener.extent
+            flattener.movePolygon(into: &entries[slot].polygon)
         }
         return (entries[slot].polygon, entries[slot].extent.pixels)
     }
@@ -102,7 +102,7 @@ struct PolygonCache {
             shape, Transform(scale: transform.scale, rotation: transform.rotation),
             fixedPoint: true)
         unplaced[u].polygon.copy(from: flattener.unplacedPolygon)
-        unplaced[u].extent = Extent(unplaced[u].polygon)
+        unplaced[u].extent = flattener.unplacedExtent
         return u
     }
 }
@@ -116,6 +116,11 @@ struct Extent<Unit> {
     var maxY = Int64.min
 
     init() {}
+
+    /// A box of raw values (none: `minX > maxX`).
+    init(_ box: (minX: Int64, minY: Int64, maxX: Int64, maxY: Int64)) {
+        (minX, minY, maxX, maxY) = box
+    }
 
     init(_ polygon: Polygon<Unit>) {
         guard polygon.vertexCount >= 3 else { return }

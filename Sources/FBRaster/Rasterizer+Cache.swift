@@ -55,6 +55,15 @@ extension Rasterizer {
         return cache.polygons.polygon(shape, transform, &flattener).bounds
     }
 
+    /// `bounds(of: .arc(...), transform:)` without flattening the arc: the
+    /// same pixels, or one more on a side at most (see `ArcBox`).
+    package static func arcBounds(
+        center: Point, radius: Fixed, width: Fixed, start: Angle, sweep: AngleSpan, cap: LineCap,
+        transform: Transform
+    ) -> IntRect {
+        ArcBox.pixels(center, radius, width, start, sweep, cap, transform: transform)
+    }
+
     /// `fill(_:transform:paint:on:clip:)` through `cache`.
     ///
     /// With `keepCoverage`, the shape's coverage is kept (up to the cache's

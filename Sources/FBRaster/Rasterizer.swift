@@ -71,7 +71,7 @@ public final class Rasterizer {
     /// bounds, whole pixels). Flattens, draws nothing.
     public func bounds(of shape: Shape, transform: Transform = .identity) -> IntRect {
         flattener.flatten(shape, transform)
-        return Extent(flattener.polygon).pixels
+        return flattener.extent.pixels
     }
 
     /// Fills `shape`, placed by `transform`, with `paint`, composited once
@@ -88,9 +88,9 @@ public final class Rasterizer {
         let polygon = flattener.polygon
         if paint.isSweep || paint.isLinear {
             defer { scratch.forget() }
-            fill(polygon, Extent(polygon).pixels, transform, paint, surface, clip, scratch)
+            fill(polygon, flattener.extent.pixels, transform, paint, surface, clip, scratch)
         } else {
-            fill(polygon, Extent(polygon).pixels, transform, paint, surface, clip, nil)
+            fill(polygon, flattener.extent.pixels, transform, paint, surface, clip, nil)
         }
     }
 

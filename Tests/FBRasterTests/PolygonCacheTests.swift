@@ -68,4 +68,73 @@ import _FBTestSupport
             r.fill(.path(path), transform: t, paint: .solid(.white), on: buffer.surface)
         }
     }
+
+    /// The box the flattener keeps as it closes contours is the box of the
+    /// polygon's vertices, for every kind of shape (degenerate ones too),
+    /// in 24.8 and in 16.16; a polygon handed to a cache keeps its vertices.
+    @Test func theFlattenersBoxIsThePolygons() {
+        var rng = SeededRandom(seed: 11)
+        func length(_ max: Int64) -> Fixed { Fixed(raw: Int64.random(in: 0...max, using: &rng)) }
+        func point() -> Point {
+            Point(
+                x: Fixed(raw: Int64.random(in: -(300 << 16)...(900 << 16), using: &rng)),
+                y: Fixed(raw: Int64.random(in: -(300 << 16)...(700 << 16), using: &rng)))
+        }
+        func angle() -> Angle { Angle(raw: UInt32.random(in: 0...UInt32.max, using: &rng)) }
+        func span() -> AngleSpan {
+            AngleSpan(raw: Int64.random(in: -(5 << 31)...(5 << 31), using: &rng))
+        }
+        var flattener = Flattener()
+        var kept = Polygon<Subpixel>()
+        for trial in 0..<1200 {
+            let shape: Shape
+            switch trial % 6 {
+            case 0: shape = .disc(center: point(), radius: length(200 << 16))
+            case 1:
+                shape = .annulus(center: point(), inner: length(90 << 16), outer: length(200 << 16))
+            case 2:
+                shape = .arc(
+                    center: point(), radius: length(200 << 16), width: length(60 << 16),
+                    start: angle(), sweep: span(), cap: Bool.random(using: &rng) ? .round : .butt)
+            case 3:
+                shape = .sector(
+                    center: point(), radius: length(200 << 16), start: angle(), sweep: span())
+            case 4:
+                shape = .roundedRectStroke(
+                    center: point(), halfWidth: length(60 << 16), halfHeight: length(60 << 16),
+                    cornerRadius: length(30 << 16), lineWidth: length(20 << 16))
+            default:
+                var path = Path()
+                path.move(to: point())
+                path.curve(to: point(), control1: point(), control2: point())
+                path.line(to: point())
+                path.close()
+                shape = .path(path)
+            }
+            let t = Transform(
+                scale: ScaleFactor(raw: Int64.random(in: (1 << 22)...(1 << 26), using: &rng)),
+                rotation: angle(), translation: point())
+            flattener.flatten(shape, t)
+            let polygon = flattener.polygon
+            let (want, got) = (Extent(polygon), flattener.extent)
+            #expect(
+                [got.minX, got.minY, got.maxX, got.maxY] == [
+                    want.minX, want.minY, want.maxX, want.maxY,
+                ]
+                    || (want.minX > want.maxX && got.minX > got.maxX),
+                "trial \(trial): \(shape)")
+            flattener.movePolygon(into: &kept)
+            #expect(vertices(kept) == vertices(polygon), "trial \(trial)")
+            #expect(bands(kept) == bands(polygon), "trial \(trial)")
+            flattener.flatten(
+                shape, Transform(scale: t.scale, rotation: t.rotation), fixedPoint: true)
+            let unplaced = flattener.unplacedPolygon
+            let (fixedWant, fixedGot) = (Extent(unplaced), flattener.unplacedExtent)
+            #expect(
+                [fixedGot.minX, fixedGot.minY, fixedGot.maxX, fixedGot.maxY]
+                    == [fixedWant.minX, fixedWant.minY, fixedWant.maxX, fixedWant.maxY]
+                    || (fixedWant.minX > fixedWant.maxX && fixedGot.minX > fixedGot.maxX),
+                "trial \(trial) in 16.16")
+        }
+    }
 }
