@@ -44,18 +44,23 @@ struct FrameDamage {
         _ op: DrawOp, bounds: (DrawOp) -> IntRect, arcChange: (DrawOp, DrawOp) -> IntRect?
     ) {
         let i = current.count
-        let old = i < shown.count ? shown[i] : nil
-        let b = old == op ? shownBounds[i] : bounds(op)
         current.append(op)
+        guard i < shown.count else {
+            let b = bounds(op)
+            currentBounds.append(b)
+            changed.add(b)
+            return
+        }
+        if shown[i] == op {
+            currentBounds.append(shownBounds[i])
+            return
+        }
+        let b = bounds(op)
         currentBounds.append(b)
-        if let old, old != op {
-            if let delta = arcChange(old, op) {
-                changed.add(delta)
-            } else {
-                changed.add(shownBounds[i])
-                changed.add(b)
-            }
-        } else if old == nil {
+        if let delta = arcChange(shown[i], op) {
+            changed.add(delta)
+        } else {
+            changed.add(shownBounds[i])
             changed.add(b)
         }
     }

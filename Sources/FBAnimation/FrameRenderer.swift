@@ -84,15 +84,12 @@ public final class FrameRenderer {
         precondition(time.isFinite && time >= 0, "time must be finite and not negative")
         let loaderOps = listOps(at: time)
         damage.begin()
-        for (i, op) in ops.enumerated() {
-            // The loader's shapes are in design points; the message is placed already.
-            let placed =
-                i < loaderOps
-                ? DrawOp(
-                    op.shape, transform: root.concatenating(op.transform), paint: op.paint,
-                    repeats: op.repeats) : op
+        // The loader's shapes are in design points; the message is placed
+        // already. (`ops` is made again each frame: placed where it is.)
+        for i in 0..<loaderOps { ops[i].transform = root.concatenating(ops[i].transform) }
+        for op in ops {
             damage.add(
-                placed,
+                op,
                 bounds: { rasterizer.bounds(of: $0.shape, transform: $0.transform, cache: cache) },
                 arcChange: { arcChange(from: $0, to: $1) })
         }

@@ -30,7 +30,8 @@ public struct Transform: Hashable, Sendable {
     public func concatenating(_ inner: Transform) -> Transform {
         Transform(
             scale: scale * inner.scale, rotation: rotation + inner.rotation,
-            translation: apply(inner.translation))
+            // The origin maps to the translation (no sine to look up).
+            translation: inner.translation == .zero ? translation : apply(inner.translation))
     }
 
     /// The matrix in Q(24+30) form, computed once per shape rather than per point.
