@@ -24,7 +24,8 @@
 # only, not the memory traffic of 800x480 frames (1.5 MB at 32 bits).
 #
 # Needs the build of Scripts/arm-check.sh (it runs `Scripts/arm-check.sh
-# ARCH` first when the binary is missing).
+# ARCH` first when the binary is missing or older than a source: counts of
+# a stale build would describe code that is gone).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 arch=aarch64
@@ -50,7 +51,9 @@ armv7) qemu=(qemu-arm -cpu cortex-a7) ;;
 esac
 out=.build/arm-check
 bin=$out/$arch/arm-check
-[ -x "$bin" ] || Scripts/arm-check.sh "$arch" >&2
+if [ ! -x "$bin" ] || [ -n "$(find Sources Tests/ARM -newer "$bin" -type f -print -quit)" ]; then
+    Scripts/arm-check.sh "$arch" >&2
+fi
 
 toolchain=$(dirname "$(readlink -f "$(command -v swiftc)")")
 plugin=$out/insn-count.so
