@@ -9,12 +9,28 @@
 # work on the machine matters less; a figure still varies by a few percent.
 #
 #     Scripts/perf-compare.sh [RUNS] [LOADER...]     (default 3, every loader)
+#     Scripts/perf-compare.sh --instructions [LOADER...]
+#
+# --instructions counts, instead of CPU time, the user-space x86
+# instructions each process executes (start-up, dynamic linking and exit
+# included; the kernel's work on its behalf not), once each, under
+# `qemu-x86_64` with the TCG plugin of Tests/ARM/insn-count.c: the same
+# figure every run, where CPU time varies by 30 % on a shared machine, so a
+# change's effect shows. A proxy, not the measure: cairo's vector code does
+# more a instruction, and page faults and system calls are not in it. Needs
+# qemu-user (Scripts/setup.sh installs it).
 #
 # Needs a release build (`swift build -c release --product fbanim`; FBANIM
 # names another binary) and libcairo2-dev, gcc and pkg-config. Not part of
 # the tests: it prints figures and judges nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+instructions=false
+if [ "${1:-}" = --instructions ]; then
+    instructions=true
+    shift
+    set -- 1 "$@"
+fi
 runs=${1:-3}
 shift || true
 loaders=("$@")
@@ -47,7 +63,23 @@ else
 fi
 median() { tr ' ' '\n' | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-printf '%-8s %-22s %10s %10s %7s\n' loader case 'fbanim s' 'cairo s' ratio
+if $instructions; then
+    command -v qemu-x86_64 >/dev/null || {
+        echo "perf-compare: no qemu-x86_64 (apt-get install qemu-user)" >&2
+        exit 69
+    }
+    toolchain=$(dirname "$(readlink -f "$(command -v swiftc)")")
+    "$toolchain/clang" -O2 -shared -fPIC -fvisibility=hidden Tests/ARM/insn-count.c \
+        -o "$work/insn-count.so"
+    # Instructions of one run of "$@" (the plugin's last line on stderr).
+    cpu() {
+        qemu-x86_64 -plugin "$work/insn-count.so" "$@" 2>&1 >/dev/null |
+            awk '/^insns: / { n = $2 } END { print n }'
+    }
+    printf '%-8s %-22s %12s %12s %7s\n' loader case 'fbanim insns' 'cairo insns' ratio
+fi
+
+$instructions || printf '%-8s %-22s %10s %10s %7s\n' loader case 'fbanim s' 'cairo s' ratio
 for size_format_scale in "800x480 xrgb8888 1" "800x480 xrgb8888 2" "320x240 rgb565 1"; do
     read -r size format scale <<<"$size_format_scale"
     for loader in "${loaders[@]}"; do
