@@ -51,7 +51,7 @@ armv7) qemu=(qemu-arm -cpu cortex-a7) ;;
 esac
 out=.build/arm-check
 bin=$out/$arch/arm-check
-if [ ! -x "$bin" ] || [ -n "$(find Sources Tests/ARM -newer "$bin" -type f -print -quit)" ]; then
+if [ ! -x "$bin" ] || [ -n "$(find Sources Tests/ARM Scripts/arm-check.sh -newer "$bin" -type f -print -quit)" ]; then
     Scripts/arm-check.sh "$arch" >&2
 fi
 

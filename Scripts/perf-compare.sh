@@ -14,7 +14,8 @@
 # --instructions counts, instead of CPU time, the user-space x86
 # instructions each process executes (start-up, dynamic linking and exit
 # included; the kernel's work on its behalf not), once each, under
-# `qemu-x86_64` with the TCG plugin of Tests/ARM/insn-count.c: the same
+# `qemu-x86_64 -cpu max` (so glibc and pixman take the paths they take
+# here) with the TCG plugin of Tests/ARM/insn-count.c: the same
 # figure every run, where CPU time varies by 30 % on a shared machine, so a
 # change's effect shows. A proxy, not the measure: cairo's vector code does
 # more a instruction, and page faults and system calls are not in it. Needs
@@ -73,10 +74,10 @@ if $instructions; then
         -o "$work/insn-count.so"
     # Instructions of one run of "$@" (the plugin's last line on stderr).
     cpu() {
-        qemu-x86_64 -plugin "$work/insn-count.so" "$@" 2>&1 >/dev/null |
+        qemu-x86_64 -cpu max -plugin "$work/insn-count.so" "$@" 2>&1 >/dev/null |
             awk '/^insns: / { n = $2 } END { print n }'
     }
-    printf '%-8s %-22s %12s %12s %7s\n' loader case 'fbanim insns' 'cairo insns' ratio
+    printf '%-8s %-22s %10s %10s %7s\n' loader case 'fbanim ins' 'cairo ins' ratio
 fi
 
 $instructions || printf '%-8s %-22s %10s %10s %7s\n' loader case 'fbanim s' 'cairo s' ratio

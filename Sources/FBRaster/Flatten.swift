@@ -126,6 +126,7 @@ struct Flattener {
         precondition(!fixedPoint)
         swap(&output, &polygon)
         output.removeAll()
+        box = Flattener.emptyBox
     }
 
     /// The smallest box holding `polygon`'s vertices: `Extent(polygon)`,
@@ -256,8 +257,13 @@ struct Flattener {
         func direction(_ from: Point, _ to: Point) -> Angle {
             Angle.direction(dx: to.x.raw - from.x.raw, dy: to.y.raw - from.y.raw)
         }
+        // Each part of a cap runs forward by less than half a turn. Where
+        // its true span is a few raw units, the rounded directions to the
+        // crossings may fall just before its start: that part is empty
+        // (wrapped, it would run almost a whole turn, a second layer).
         func span(_ from: Angle, _ to: Angle) -> AngleSpan {
-            AngleSpan(raw: Int64(to.raw &- from.raw))
+            let d = to.raw &- from.raw
+            return AngleSpan(raw: d > 1 << 31 ? 0 : Int64(d))
         }
         // Outer contour: the outer circle, the end cap out to the crossing, the start cap back.
         arcVertices(c, r + h, a0, s, first: true)

@@ -16,15 +16,24 @@ import _FBTestSupport
         let rasterizer = Rasterizer()
         var (same, checked) = (0, 0)
         for i in 0..<4000 {
-            let radius = Fixed(Double.random(in: 0.3...260, using: &random))
-            let width = Fixed(
+            // Every eighth up to 20,000 px (and scales to 8: past the clamp).
+            let radius = Fixed(
+                Double.random(in: 0.3...(i % 8 == 0 ? 20_000 : 260), using: &random))
+            // Every tenth past the diameter (no hole); others leave a hole of
+            // a raw unit or two.
+            let width =
                 i % 10 == 0
-                    ? 2 * radius.double + Double.random(in: 0...20, using: &random)
-                    : Double.random(in: 0.05...60, using: &random))
+                ? Fixed(2 * radius.double + Double.random(in: 0...20, using: &random))
+                : i % 10 == 5
+                    ? Fixed(raw: 2 * radius.raw - Int64.random(in: 1...4, using: &random))
+                    : Fixed(Double.random(in: 0.05...60, using: &random))
             let turns: Double =
                 switch i % 5 {
                 case 0: Double.random(in: -0.01...0.01, using: &random)
                 case 1: Double.random(in: 0.9...1, using: &random) * (i % 2 == 0 ? 1 : -1)
+                // Caps meeting across a gap of a few raw units.
+                case 4 where i % 20 == 4:
+                    1 - Double(Int.random(in: 1...5000, using: &random)) / 4_294_967_296
                 case 2: Double.random(in: 1...1.5, using: &random)
                 default: Double.random(in: -1...1, using: &random)
                 }
@@ -35,7 +44,7 @@ import _FBTestSupport
             let sweep = AngleSpan(turns: turns)
             let cap: LineCap = i % 3 == 0 ? .butt : .round
             let transform = Transform(
-                scale: ScaleFactor(Double.random(in: 0.2...4, using: &random)),
+                scale: ScaleFactor(Double.random(in: 0.2...(i % 8 == 0 ? 8 : 4), using: &random)),
                 rotation: Angle(
                     turns: i % 4 == 0
                         ? 0.25 * Double(i % 16 / 4) : Double.random(in: 0..<1, using: &random)),

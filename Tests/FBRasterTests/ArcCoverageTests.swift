@@ -126,6 +126,38 @@ struct ArcCoverageTests {
         }
     }
 
+    /// Round caps meeting across a gap of a few raw units (1/2^32 of a turn)
+    /// or around a hole of a raw unit: the directions from a cap's centre
+    /// to the crossings may round to just before a cap part's start, and
+    /// the part must then be empty, not wrap round to almost a whole turn
+    /// (a second loop round the cap: 4 and 5 pixels off the ring in two of
+    /// these cases before it was).
+    @Test("caps that meet across the smallest gaps close the ring")
+    func smallestGaps() {
+        let cases: [(r: Int64, h: Int64, gap: Int64, start: UInt32)] = [
+            (2_250_344, 2_250_343, 127, 2_260_793_588),
+            (1_310_720, 1_310_719, 1000, 7),
+            (1_310_720, 1_245_184, 400, 1 << 30),
+            (2_000_000, 1_500_000, 3, 3_000_000_000),
+            (2_000_000, 1_999_999, 4000, 123_456_789),
+        ]
+        let c = Point(40.3, 39.6)
+        for (r, h, gap, start) in cases {
+            let arc = renderCoverage(
+                .arc(
+                    center: c, radius: Fixed(raw: r), width: Fixed(raw: 2 * h),
+                    start: Angle(raw: start), sweep: AngleSpan(raw: (1 << 32) - gap), cap: .round),
+                width: 80, height: 80)
+            // The caps close a gap far below a pixel: the ring, but for
+            // the few vertices where the caps meet.
+            let ring = renderCoverage(
+                .annulus(center: c, inner: Fixed(raw: r - h), outer: Fixed(raw: r + h)),
+                width: 80, height: 80)
+            let off = zip(arc, ring).filter { abs($0 - $1) > 8 }.count
+            #expect(off == 0, "r \(r) h \(h) gap \(gap): \(off) pixels off the ring")
+        }
+    }
+
     @Test("a whole turn or more is the ring, whatever the caps")
     func wholeTurn() {
         let c = Point(25.5, 24.25)
