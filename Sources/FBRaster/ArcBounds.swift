@@ -38,7 +38,10 @@ struct ArcBox {
         let h = w.half
         let inner = max(r - h, .zero)
         if sweep.raw.magnitude >= AngleSpan.fullTurn.raw.magnitude {
+            // A ring: its two circles (the inner one may be pushed out past
+            // the outer one by a hair, for a stroke under 1/1000 px).
             box.add(c, r + h, .zero, .fullTurn)
+            box.add(c, inner, .zero, .fullTurn)
             return box.pixels
         }
         // As the flattener: clockwise from a0. Round caps that meet across

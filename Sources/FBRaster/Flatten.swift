@@ -129,7 +129,7 @@ struct Flattener {
         box = Flattener.emptyBox
     }
 
-    /// The smallest box holding `polygon`'s vertices: `Extent(polygon)`,
+    /// The smallest box holding `polygon`'s vertices (none below three),
     /// found as its bands are.
     var extent: Extent<Subpixel> { precondition(!fixedPoint); return Extent(box) }
     /// The smallest box holding `unplacedPolygon`'s vertices.

@@ -121,21 +121,6 @@ struct Extent<Unit> {
     init(_ box: (minX: Int64, minY: Int64, maxX: Int64, maxY: Int64)) {
         (minX, minY, maxX, maxY) = box
     }
-
-    init(_ polygon: Polygon<Unit>) {
-        guard polygon.vertexCount >= 3 else { return }
-        // Over every vertex: raw values, the unit is the polygon's.
-        polygon.rawCoordinates.withUnsafeBufferPointer { v in
-            var i = 0
-            while i < v.count {
-                minX = min(minX, v[i])
-                maxX = max(maxX, v[i])
-                minY = min(minY, v[i + 1])
-                maxY = max(maxY, v[i + 1])
-                i += 2
-            }
-        }
-    }
 }
 
 extension Extent<Fixed> {
