@@ -77,10 +77,10 @@ if $instructions; then
         qemu-x86_64 -cpu max -plugin "$work/insn-count.so" "$@" 2>&1 >/dev/null |
             awk '/^insns: / { n = $2 } END { print n }'
     }
-    printf '%-8s %-22s %10s %10s %7s\n' loader case 'fbanim ins' 'cairo ins' ratio
+    unit=ins
 fi
 
-$instructions || printf '%-8s %-22s %10s %10s %7s\n' loader case 'fbanim s' 'cairo s' ratio
+printf '%-8s %-22s %10s %10s %7s\n' loader case "fbanim ${unit:-s}" "cairo ${unit:-s}" ratio
 for size_format_scale in "800x480 xrgb8888 1" "800x480 xrgb8888 2" "320x240 rgb565 1"; do
     read -r size format scale <<<"$size_format_scale"
     for loader in "${loaders[@]}"; do
