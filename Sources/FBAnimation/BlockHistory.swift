@@ -10,7 +10,7 @@ import FBRaster
 /// renderer changes it in place each frame, and a copied struct's arrays
 /// would be copied again (three allocations a frame).
 final class BlockHistory {
-    private let maps: [PaintedBlocks]
+    private var maps: [PaintedBlocks]
     /// Frames begun; the map of frame `n` is `maps[n % maps.count]`.
     private var serial = 0
     /// For each map, the frame and still picture it holds (-1: none).
@@ -28,6 +28,29 @@ final class BlockHistory {
         serial += 1
         serials[serial % maps.count] = -1
         return maps[serial % maps.count]
+    }
+
+    /// The map for a new frame drawn over the frame `n` presents before it
+    /// (the one its buffer holds), when that frame's map is kept and was
+    /// marked over still picture `generation`: that very map, taken over
+    /// with its marks (no copy of it), so that frame has none from now on;
+    /// else `nil`, and nothing is begun.
+    ///
+    /// For a renderer that reads no other map while it draws (the frame
+    /// it draws over is all it needs): its own marks only grow where it
+    /// has not read yet, and it unmarks only inside its damage.
+    func beginOver(presentsAgo n: Int, _ generation: Int) -> PaintedBlocks? {
+        let frame = serial + 1 - n
+        let held = frame % maps.count
+        guard n > 0, n < maps.count, frame > 0, serials[held] == frame,
+            generations[held] == generation
+        else { return nil }
+        serial += 1
+        let slot = serial % maps.count
+        maps.swapAt(held, slot)
+        serials[held] = -1
+        serials[slot] = -1
+        return maps[slot]
     }
 
     /// Keeps the map of the frame begun last, marked over still picture `generation`.

@@ -120,11 +120,14 @@ public final class FrameRenderer {
             }
             blocks.end(generation)
         } else if first > 0 {
-            // Blocks maps serve to copy less of the still layer.
-            let map = blocks.begin()
-            draw(
-                region, into: surface, first,
-                known ? blocks.map(presentsAgo: age, generation) : nil, map)
+            // Blocks maps serve to copy less of the still layer. The map of
+            // the frame in the buffer becomes this frame's (nothing else
+            // reads it again): no copy of it a frame.
+            if known, let held = blocks.beginOver(presentsAgo: age, generation) {
+                draw(region, into: surface, first, held, held)
+            } else {
+                draw(region, into: surface, first, nil, blocks.begin())
+            }
             blocks.end(generation)
         } else {
             // Clears are whole (see `draw`): no map would be read. The
@@ -161,7 +164,11 @@ public final class FrameRenderer {
     /// Redraws the rectangles of `damage` from the shapes of the frame in
     /// `shown` (the first `first` of them are in the still layer), into a
     /// surface that holds a frame whose blocks map is `held` (`nil`:
-    /// unknown), marking `map` (if any) for the new frame. The rectangles of a
+    /// unknown), marking `map` (if any) for the new frame: `held` itself
+    /// when the new frame took it over (`BlockHistory.beginOver`: a
+    /// rectangle unmarks only blocks wholly inside it and painting only
+    /// adds marks, so another rectangle reads its blocks as they were or
+    /// marked: it restores more, never less). The rectangles of a
     /// `DamageList` never touch, so drawing each on its own composites
     /// every pixel once.
     ///
@@ -172,7 +179,12 @@ public final class FrameRenderer {
         _ damage: DamageList, into surface: Surface, _ first: Int, _ held: PaintedBlocks?,
         _ map: PaintedBlocks?
     ) {
-        if let held { map?.copy(from: held) } else { map?.markAll() }
+        // A map drawn over in place (`held === map`) already holds its marks.
+        if let held {
+            if held !== map { map?.copy(from: held) }
+        } else {
+            map?.markAll()
+        }
         for rect in damage.rects {
             let r = rect.intersection(screen)
             if r.isEmpty { continue }
