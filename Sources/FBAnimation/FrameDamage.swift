@@ -13,6 +13,10 @@ struct FrameDamage {
     private(set) var shownBounds: [IntRect] = []
     private var current: [DrawOp] = []
     private var currentBounds: [IntRect] = []
+    /// For each shape of the frame compared last, whether it equals the
+    /// one in its place in the frame before (the still layer counts on it,
+    /// instead of comparing every shape again).
+    private(set) var unchanged: [Bool] = []
     /// What the frame compared last changed (clipped to the screen).
     private(set) var changed = DamageList()
     /// What each of the last frames changed (for buffers of age > 1): a ring
@@ -33,6 +37,7 @@ struct FrameDamage {
     mutating func begin() {
         current.removeAll(keepingCapacity: true)
         currentBounds.removeAll(keepingCapacity: true)
+        unchanged.removeAll(keepingCapacity: true)
         changed.removeAll()
     }
 
@@ -45,13 +50,15 @@ struct FrameDamage {
     ) {
         let i = current.count
         current.append(op)
+        let same = i < shown.count && shown[i] == op
+        unchanged.append(same)
         guard i < shown.count else {
             let b = bounds(op)
             currentBounds.append(b)
             changed.add(b)
             return
         }
-        if shown[i] == op {
+        if same {
             currentBounds.append(shownBounds[i])
             return
         }

@@ -97,8 +97,8 @@ public final class FrameRenderer {
         let (shown, changed, historyCount) = (damage.shown, damage.changed, damage.historyCount)
         let canvas = canvas(for: surface)
         let first = still.prepare(
-            shown, format: (canvas?.surface ?? surface).format, background: style.background,
-            rasterizer: rasterizer, cache: cache)
+            shown, unchanged: damage.unchanged, format: (canvas?.surface ?? surface).format,
+            background: style.background, rasterizer: rasterizer, cache: cache)
         let generation = still.generation
         let known = age > 0 && age <= historyCount
         if let canvas {
@@ -137,6 +137,9 @@ public final class FrameRenderer {
         }
         return region
     }
+
+    /// How many of the last damage frame's first shapes the still layer held.
+    var stillShapes: Int { still.holds }
 
     /// Bytes of coverage the renderer keeps for shapes that repeat, and how many shapes.
     public var keptCoverage: (bytes: Int, shapes: Int) { cache.keptCoverage }

@@ -26,39 +26,41 @@ final class StillLayer {
     /// The shapes drawn in the layer, over the background `background`.
     private var baked: [DrawOp] = []
     private var background = Color.black
-    /// The last frame's shapes, and for each, the frames in a row it has been equal.
-    private var previous: [DrawOp] = []
+    /// For each shape in its place, the frames in a row it has been equal.
     private var streaks: [Int] = []
     /// Counts changes of the still picture (shapes baked or dropped): blocks
     /// marked against one picture say nothing about another.
     private(set) var generation = 0
+    /// What the last `prepare` returned: the shapes the layer holds.
+    private(set) var holds = 0
 
     init(width: Int, height: Int) {
         self.width = width
         self.height = height
     }
 
-    /// Notes the frame about to be drawn, `ops`, and brings the layer up to
-    /// date for `format`. Returns how many of `ops`' first shapes the layer
-    /// holds: `restore` stands for clearing and filling them.
+    /// Notes the frame about to be drawn, `ops`, each of them equal or not
+    /// to the shape in its place in the frame compared before (`unchanged`,
+    /// `FrameDamage`'s), and brings the layer up to date for `format`.
+    /// Returns how many of `ops`' first shapes the layer holds: `restore`
+    /// stands for clearing and filling them.
     func prepare(
-        _ ops: [DrawOp], format: PixelFormat, background: Color, rasterizer: Rasterizer,
-        cache: RasterCache
+        _ ops: [DrawOp], unchanged: [Bool], format: PixelFormat, background: Color,
+        rasterizer: Rasterizer, cache: RasterCache
     ) -> Int {
+        precondition(unchanged.count == ops.count, "one flag a shape")
         var still = 0
         for i in ops.indices {
-            let same = i < previous.count && previous[i] == ops[i]
             if i < streaks.count {
-                streaks[i] = same ? streaks[i] + 1 : 0
+                streaks[i] = unchanged[i] ? streaks[i] + 1 : 0
             } else {
                 streaks.append(0)
             }
             if still == i && streaks[i] >= StillLayer.settleFrames { still += 1 }
         }
         if streaks.count > ops.count { streaks.removeLast(streaks.count - ops.count) }
-        previous.removeAll(keepingCapacity: true)
-        previous.append(contentsOf: ops)
 
+        holds = still
         if still == 0 {
             if !baked.isEmpty { generation += 1 }
             baked.removeAll(keepingCapacity: true)
