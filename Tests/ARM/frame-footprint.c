@@ -16,8 +16,9 @@
  * an x86-64 guest (numbers 230 and 35). The first `skip` (default
  * 200) are left out: start-up and a first cycle of new shapes. At exit it
  * prints "wakeups: N  blocks/wakeup: X  executions/wakeup: Y" to stderr;
- * with out=FILE it also writes "ADDRESS WAKEUPS" lines (hex guest address
- * of a block, the wake-ups in which it ran), to add up per function.
+ * with out=FILE it also writes "ADDRESS WAKEUPS EXECUTIONS" lines (hex
+ * guest address of a block, the wake-ups in which it ran, the times it
+ * ran), to add up per function.
  *
  * The declarations are QEMU's plugin interface, version 1 (QEMU 4.2 to
  * 8.x), written here as in insn-count.c: Debian ships no qemu-plugin.h.
@@ -53,7 +54,8 @@ EXPORT int qemu_plugin_version = 1;
 
 /* One entry per translation (a block translated again gets another). */
 #define MAX_BLOCKS (1 << 20)
-static uint64_t block_address[MAX_BLOCKS], block_seen[MAX_BLOCKS], block_wakeups[MAX_BLOCKS];
+static uint64_t block_address[MAX_BLOCKS], block_seen[MAX_BLOCKS], block_wakeups[MAX_BLOCKS],
+    block_executions[MAX_BLOCKS];
 static size_t block_count;
 static uint64_t wakeup = 1, skip = 200, distinct, executions;
 static const char *out_path;
@@ -66,6 +68,7 @@ static void executed(unsigned int vcpu, void *userdata)
         return;
     }
     executions++;
+    block_executions[i]++;
     if (block_seen[i] != wakeup) {
         block_seen[i] = wakeup;
         block_wakeups[i]++;
@@ -113,8 +116,8 @@ static void exited(qemu_plugin_id_t id, void *userdata)
     }
     for (size_t i = 0; i < block_count; i++) {
         if (block_wakeups[i] > 0) {
-            fprintf(f, "%016llx %llu\n", (unsigned long long)block_address[i],
-                    (unsigned long long)block_wakeups[i]);
+            fprintf(f, "%016llx %llu %llu\n", (unsigned long long)block_address[i],
+                    (unsigned long long)block_wakeups[i], (unsigned long long)block_executions[i]);
         }
     }
     fclose(f);
