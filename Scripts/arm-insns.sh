@@ -57,7 +57,8 @@ fi
 
 toolchain=$(dirname "$(readlink -f "$(command -v swiftc)")")
 plugin=$out/insn-count.so
-if [ ! -f "$plugin" ] || [ Tests/ARM/insn-count.c -nt "$plugin" ]; then
+if [ ! -f "$plugin" ] || [ Tests/ARM/insn-count.c -nt "$plugin" ] ||
+    [ Tests/ARM/qemu-plugin.h -nt "$plugin" ]; then
     "$toolchain/clang" -O2 -shared -fPIC -fvisibility=hidden Tests/ARM/insn-count.c -o "$plugin"
 fi
 

@@ -37,8 +37,8 @@ final class BlockHistory {
     /// else `nil`, and nothing is begun.
     ///
     /// For a renderer that reads no other map while it draws (the frame
-    /// it draws over is all it needs): its own marks only grow where it
-    /// has not read yet, and it unmarks only inside its damage.
+    /// it draws over is all it needs); `FrameRenderer.draw` says why
+    /// reading and marking one map is safe.
     func beginOver(presentsAgo n: Int, _ generation: Int) -> PaintedBlocks? {
         let frame = serial + 1 - n
         let held = frame % maps.count

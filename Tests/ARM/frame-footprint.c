@@ -20,35 +20,13 @@
  * guest address of a block, the wake-ups in which it ran, the times it
  * ran), to add up per function.
  *
- * The declarations are QEMU's plugin interface, version 1 (QEMU 4.2 to
- * 8.x), written here as in insn-count.c: Debian ships no qemu-plugin.h.
+ * The declarations of QEMU's plugin interface are in qemu-plugin.h here.
  */
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef uint64_t qemu_plugin_id_t;
-struct qemu_plugin_tb;
-struct qemu_info_t;
-enum qemu_plugin_cb_flags { QEMU_PLUGIN_CB_NO_REGS };
-typedef void (*qemu_plugin_vcpu_tb_trans_cb_t)(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
-typedef void (*qemu_plugin_udata_cb_t)(qemu_plugin_id_t id, void *userdata);
-typedef void (*qemu_plugin_vcpu_udata_cb_t)(unsigned int vcpu_index, void *userdata);
-typedef void (*qemu_plugin_vcpu_syscall_cb_t)(qemu_plugin_id_t id, unsigned int vcpu_index,
-                                              int64_t num, uint64_t a1, uint64_t a2, uint64_t a3,
-                                              uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7,
-                                              uint64_t a8);
-
-void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id, qemu_plugin_vcpu_tb_trans_cb_t cb);
-void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb, qemu_plugin_vcpu_udata_cb_t cb,
-                                          enum qemu_plugin_cb_flags flags, void *userdata);
-uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb *tb);
-void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, qemu_plugin_udata_cb_t cb, void *userdata);
-void qemu_plugin_register_vcpu_syscall_cb(qemu_plugin_id_t id, qemu_plugin_vcpu_syscall_cb_t cb);
-
-#define EXPORT __attribute__((visibility("default")))
+#include "qemu-plugin.h"
 
 EXPORT int qemu_plugin_version = 1;
 
