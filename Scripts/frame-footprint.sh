@@ -9,10 +9,10 @@
 #
 # Why it matters: in the VM of Tests/VM (QEMU TCG), where fbanim is compared
 # with Plymouth (Scripts/vm-vs-plymouth.sh), a frame drawn after a sleep
-# costs 5-10 times the same frame drawn without one, and the difference
+# costs 3-11 times the same frame drawn without one, and the difference
 # follows the code the frame runs (distinct blocks) more than its
 # instructions; Scripts/vm-frame-cost.sh shows it in the guest. Natively
-# it is there too, smaller (cold caches after 33 ms of other work). This
+# it is there too, smaller (the orbit's frame takes 5 times as long). This
 # counts it the same way on every run, without booting a VM. Set against
 # the VM's figures (2026-12-02, four loaders), a distinct block cost about
 # 0.5-0.7 us of a frame there and an execution some 7 ns (a dispatch: a

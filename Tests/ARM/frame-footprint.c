@@ -6,11 +6,11 @@
  * once a frame, so these are per frame.
  *
  * Why: in the VM of Tests/VM (QEMU TCG) a frame drawn after a sleep costs
- * 5-10 times the same frame drawn without one (clock=virtual), and the cost
- * follows the code a frame runs, each distinct block paying again after
- * the sleep, more than its instructions. Natively the same holds, less
- * steeply (caches cold after 33 ms of other work). This counts it the same
- * way every run, without a VM.
+ * 3-11 times the same frame drawn without one (clock=virtual), and the cost
+ * follows the code a frame runs (its distinct blocks) more than its
+ * instructions. Natively the same holds, less steeply (the orbit's frame
+ * takes 5 times as long after a sleep here). This counts it the same way
+ * every run, without a VM.
  *
  * A wake-up is counted at each clock_nanosleep or nanosleep system call of
  * an x86-64 guest (numbers 230 and 35). The first `skip` (default
