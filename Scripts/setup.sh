@@ -21,10 +21,12 @@ sudo=""
 # libgcc for arm64, armhf and armel (linked by the toolchain's ld.lld, so no
 # cross gcc), and qemu-user to run the programs (about 42 MB to download).
 # time: /usr/bin/time reads a run's peak RSS (Scripts/rss.sh).
+# strace: StartUpEntropyTests plays fbanim as if the kernel's random pool
+# were not ready yet (it injects EAGAIN into getrandom).
 packages=(libdrm-dev zlib1g-dev libc6-dev libstdc++-12-dev pkg-config
     libfreetype-dev libpng-dev libbrotli-dev fonts-dejavu-core
     initramfs-tools cpio zstd kmod binutils udev shellcheck lintian
-    plymouth time
+    plymouth time strace
     qemu-user libc6-dev-arm64-cross libgcc-12-dev-arm64-cross
     libc6-dev-armhf-cross libgcc-12-dev-armhf-cross
     libc6-dev-armel-cross libgcc-12-dev-armel-cross)

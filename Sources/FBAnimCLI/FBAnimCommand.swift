@@ -9,6 +9,7 @@ public enum FBAnimCommand {
     /// - Returns: the exit status (see `ExitStatus`).
     public static func main(_ arguments: [String]) -> Int32 {
         StandardStream.claimClosedStreams()
+        _ = BootEnvironment.startedBeforeRandomPool
         do {
             try run(arguments.dropFirst())
             return ExitStatus.success

@@ -1,3 +1,4 @@
+import CFBLinux
 import FBScheduler
 import Glibc
 
@@ -19,6 +20,13 @@ package enum BootEnvironment {
         else { return false }
         return (try? UnixSocket.sendDatagram(Array(state.utf8), to: address, system: system)) != nil
     }
+
+    /// Whether this run started before the kernel's random pool was ready,
+    /// so that the Swift runtime seeded its hashing with 0 rather than wait
+    /// for the pool (seconds, early in a boot; CFBLinux's `entropy.c`).
+    /// The first read also takes the variable that told the runtime so out
+    /// of the environment: read it early in `main`.
+    package static let startedBeforeRandomPool = fbl_hashing_fixed_for_start() != 0
 
     /// The value of an environment variable.
     package static func environment(_ name: String) -> String? {

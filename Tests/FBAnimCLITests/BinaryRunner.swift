@@ -43,7 +43,11 @@ enum Fbanim {
     ///
     /// `redirect`: shell redirections applied to the binary's standard
     /// streams (`">&-"` closes standard output), through `/bin/sh -c exec`.
-    static func run(_ arguments: [String], redirect: String? = nil) throws -> RunResult {
+    /// `wrapper`: a program (an absolute path) and its arguments that run
+    /// the binary, such as `strace`; not with `redirect`.
+    static func run(
+        _ arguments: [String], redirect: String? = nil, wrapper: [String] = []
+    ) throws -> RunResult {
         try #require(
             FileManager.default.isExecutableFile(atPath: binaryPath),
             """
@@ -54,6 +58,9 @@ enum Fbanim {
         if let redirect {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments = ["-c", "exec \"$0\" \"$@\" \(redirect)", binaryPath] + arguments
+        } else if let program = wrapper.first {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = wrapper.dropFirst() + [binaryPath] + arguments
         } else {
             process.executableURL = URL(fileURLWithPath: binaryPath)
             process.arguments = arguments

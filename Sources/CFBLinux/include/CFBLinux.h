@@ -92,6 +92,13 @@ void fbl_crash_guard_vt(int fd);
 /// The terminal showing a preview to restore on a crash, or -1 for none.
 void fbl_crash_guard_terminal(int fd);
 
+// Start-up before the kernel's random pool is ready (entropy.c): a
+// constructor tells the Swift runtime not to wait for it.
+/// 1 if this run's hashing seed is fixed because the pool was not ready at
+/// start-up (and takes SWIFT_DETERMINISTIC_HASHING, set for the runtime,
+/// out of the environment again); else 0. Call it once, early in main.
+int fbl_hashing_fixed_for_start(void);
+
 // DRM_IOCTL_MODE_CLOSEFB (Linux 6.8, drm_mode.h; newer than the libdrm
 // headers here): removes a framebuffer object without turning off the
 // planes that show it, for a flicker-free hand-over.
