@@ -26,13 +26,22 @@ enum KeptPainter<C: PixelCodec> {
             dst =
                 backdrop
                 ?? C.load(surface.base + clip.y &* surface.stride + clip.x &* C.bytesPerPixel)
-            let made = tables.table(rgb: rgb, over: dst)
             if clip.x == area.x && clip.maxX == area.maxX {
-                opaqueWholeRows(
-                    row, x: area.x, rows: clip.y..<clip.maxY, surface, rgb, dst, made, marks)
+                if C.bytesPerPixel == 4 {
+                    var word: UInt32 = 0
+                    withUnsafeMutableBytes(of: &word) { C.store($0.baseAddress!, dst, dither: 0) }
+                    let encoded = tables.encoded(C.self, rgb: rgb, over: dst)
+                    opaqueWholeRows(
+                        row, x: area.x, rows: clip.y..<clip.maxY, surface, rgb, word, encoded,
+                        marks)
+                } else {
+                    let made = tables.table(rgb: rgb, over: dst)
+                    opaqueWholeRows(
+                        row, x: area.x, rows: clip.y..<clip.maxY, surface, rgb, dst, made, marks)
+                }
                 return
             }
-            table = made
+            table = tables.table(rgb: rgb, over: dst)
         }
         let x0 = clip.x
         let x1 = clip.maxX
@@ -66,7 +75,9 @@ enum KeptPainter<C: PixelCodec> {
 
     /// `solid` for the common case, in a loop of its own that keeps its
     /// values in registers: an opaque colour, rows whole (not cut at the
-    /// sides), from the row whose code is at `code`.
+    /// sides), from the row whose code is at `code`. On a 4-byte format
+    /// `dst` is the backdrop's pixel word and `table` its `encoded` table
+    /// (`BlendTables`); otherwise the colour and its table of colours.
     private static func opaqueWholeRows(
         _ code: UnsafePointer<UInt8>, x left: Int, rows: Range<Int>, _ surface: Surface,
         _ rgb: UInt32, _ dst: UInt32, _ table: UnsafePointer<UInt32>, _ marks: PaintedBlocks?
@@ -83,22 +94,31 @@ enum KeptPainter<C: PixelCodec> {
                 p = next
                 x &+= gap
                 let start = x
-                if a > 0 {
-                    Spans<C>.blendMask(
-                        line, x: x, count: a, y: y, rgb: rgb, mask: values, over: dst, table: table)
-                }
+                if a > 0 { edges(line, x, a, y, rgb, values, dst, table) }
                 x &+= a
                 if f > 0 { Spans<C>.fill(line, x: x, count: f, y: y, rgb: rgb) }
                 x &+= f
-                if b > 0 {
-                    Spans<C>.blendMask(
-                        line, x: x, count: b, y: y, rgb: rgb, mask: values + a, over: dst,
-                        table: table)
-                }
+                if b > 0 { edges(line, x, b, y, rgb, values + a, dst, table) }
                 x &+= b
                 if let marks { painted.add(start, x, y, marks) }
             }
             if let marks { painted.flush(y, marks) }
+        }
+    }
+
+    /// `opaqueWholeRows`' edge pixels: through the encoded table on a 4-byte
+    /// format, the table of colours otherwise.
+    @inline(__always)
+    private static func edges(
+        _ line: UnsafeMutableRawPointer, _ x: Int, _ n: Int, _ y: Int, _ rgb: UInt32,
+        _ values: UnsafePointer<UInt8>, _ dst: UInt32, _ table: UnsafePointer<UInt32>
+    ) {
+        if C.bytesPerPixel == 4 {
+            Spans<C>.blendMask(
+                line, x: x, count: n, rgb: rgb, mask: values, overWord: dst, encoded: table)
+        } else {
+            Spans<C>.blendMask(
+                line, x: x, count: n, y: y, rgb: rgb, mask: values, over: dst, table: table)
         }
     }
 
