@@ -34,6 +34,11 @@ command -v plymouthd > /dev/null || {
     echo "vm-vs-plymouth: plymouthd missing (apt-get install plymouth plymouth-themes procps)" >&2
     exit 2
 }
+# Without it every run would fail alike (plymouth-cpu.sh's error goes unseen).
+[ -d /usr/share/plymouth/themes/spinner ] || {
+    echo "vm-vs-plymouth: Plymouth's spinner theme missing (apt-get install plymouth-themes)" >&2
+    exit 2
+}
 bin=${FBANIM_BIN:-}
 if [ -z "$bin" ]; then
     (cd "$root" && swift build -c release --static-swift-stdlib --product fbanim \
