@@ -35,7 +35,7 @@ command -v plymouthd > /dev/null || {
     exit 2
 }
 # Without it every run would fail alike (plymouth-cpu.sh's error goes unseen).
-[ -d /usr/share/plymouth/themes/spinner ] || {
+[ -f /usr/share/plymouth/themes/spinner/spinner.plymouth ] || {
     echo "vm-vs-plymouth: Plymouth's spinner theme missing (apt-get install plymouth-themes)" >&2
     exit 2
 }

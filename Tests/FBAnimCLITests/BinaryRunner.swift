@@ -33,6 +33,20 @@ enum Fbanim {
             .appendingPathComponent("fbanim").path
     }()
 
+    /// Whether the binary has no program interpreter (ELF64: no PT_INTERP
+    /// among its program headers), that is, no dynamic loader.
+    static var isStatic: Bool {
+        guard let elf = FileManager.default.contents(atPath: binaryPath), elf.count > 64
+        else { return true }  // missing: let the tests say so
+        let bytes = [UInt8](elf)
+        func integer(_ at: Int, _ size: Int) -> Int {
+            (0..<size).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) }
+        }
+        let (offset, size, count) = (integer(32, 8), integer(54, 2), integer(56, 2))
+        guard offset + size * count <= bytes.count else { return true }
+        return !(0..<count).contains { integer(offset + $0 * size, 4) == 3 }
+    }
+
     /// Longest a run may take before it is killed and the test fails.
     static let timeoutSeconds = 60
 

@@ -53,23 +53,24 @@ import _FBTestSupport
     }
 
     /// The edge loop through pixel words gives the bytes of the one through
-    /// the table of colours, over rows where about half the pixels hold the
-    /// backdrop's word, some its colour with another fourth byte, the rest
-    /// anything.
+    /// the table of colours, every mask value over each kind of pixel: the
+    /// backdrop's word, its colour with another fourth byte, the source
+    /// colour's word, anything.
     @Test(arguments: [PixelFormat.xrgb8888, .xbgr8888])
     func edgesThroughWordsEqualEdgesThroughColours(format: PixelFormat) {
         func run<C: PixelCodec>(_: C.Type) {
             var rng = SeededRandom(seed: 83)
             let tables = BlendTables()
             var wrong = 0
-            for trial in 0..<16 {
+            for (shift, trial) in (0..<4).flatMap({ s in (0..<16).map { (s, $0) } }) {
                 let dst = UInt32.random(in: 0...0xFF_FFFF, using: &rng)
                 let rgb = UInt32.random(in: 0...0xFF_FFFF, using: &rng)
                 let dstWord = Self.word(C.self, dst)
-                var row = (0..<16).map { _ -> UInt32 in
-                    switch Int.random(in: 0..<4, using: &rng) {
-                    case 0, 1: dstWord
-                    case 2: dstWord ^ 0x5A00_0000  // the colour, another fourth byte
+                var row = (0..<16).map { i -> UInt32 in
+                    switch (i + shift) % 4 {
+                    case 0: dstWord
+                    case 1: dstWord ^ 0x5A00_0000  // the colour, another fourth byte
+                    case 2: Self.word(C.self, rgb)
                     default: Self.word(C.self, UInt32.random(in: 0...0xFF_FFFF, using: &rng))
                     }
                 }
