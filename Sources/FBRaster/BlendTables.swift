@@ -57,8 +57,7 @@ final class BlendTables {
         let table = self.table(rgb: rgb, over: dst)
         let slot = (table - UnsafePointer(values)) / 256
         let words = encodedValues + slot &* 256
-        var format: UInt32 = 0
-        C.store(&format, BlendTables.probe, dither: 0)
+        let format = C.word(BlendTables.probe)
         if encodedFormats[slot] != format {
             encodedFormats[slot] = format
             for m in 0..<256 { C.store(words + m, table[m], dither: 0) }

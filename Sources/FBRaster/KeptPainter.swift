@@ -28,12 +28,10 @@ enum KeptPainter<C: PixelCodec> {
                 ?? C.load(surface.base + clip.y &* surface.stride + clip.x &* C.bytesPerPixel)
             if clip.x == area.x && clip.maxX == area.maxX {
                 if C.bytesPerPixel == 4 {
-                    var word: UInt32 = 0
-                    withUnsafeMutableBytes(of: &word) { C.store($0.baseAddress!, dst, dither: 0) }
                     let encoded = tables.encoded(C.self, rgb: rgb, over: dst)
                     opaqueWholeRows(
-                        row, x: area.x, rows: clip.y..<clip.maxY, surface, rgb, word, encoded,
-                        marks)
+                        row, x: area.x, rows: clip.y..<clip.maxY, surface, rgb, C.word(dst),
+                        encoded, marks)
                 } else {
                     let made = tables.table(rgb: rgb, over: dst)
                     opaqueWholeRows(

@@ -19,6 +19,15 @@ protocol PixelCodec {
 }
 
 extension PixelCodec {
+    /// The 32-bit word a 4-byte format stores for `rgb` (those formats do
+    /// not dither), in memory order.
+    @inline(__always)
+    static func word(_ rgb: UInt32) -> UInt32 {
+        var word: UInt32 = 0
+        store(&word, rgb, dither: 0)
+        return word
+    }
+
     @inline(__always)
     static func copy(from: UnsafeRawPointer, to: UnsafeMutableRawPointer) {
         switch bytesPerPixel {

@@ -15,8 +15,7 @@ enum Spans<C: PixelCodec> {
     static func fill(_ row: UnsafeMutableRawPointer, x: Int, count: Int, y: Int, rgb: UInt32) {
         let start = row + x &* C.bytesPerPixel
         if C.bytesPerPixel == 4 {
-            var word: UInt32 = 0
-            withUnsafeMutableBytes(of: &word) { C.store($0.baseAddress!, rgb, dither: 0) }
+            let word = C.word(rgb)
             guard count >= 4 else {
                 for i in 0..<count {
                     start.storeBytes(of: word, toByteOffset: i &* 4, as: UInt32.self)

@@ -36,9 +36,12 @@ enum Fbanim {
     /// Whether the binary has no program interpreter (ELF64: no PT_INTERP
     /// among its program headers), that is, no dynamic loader.
     static var isStatic: Bool {
-        guard let elf = FileManager.default.contents(atPath: binaryPath), elf.count > 64
-        else { return true }  // missing: let the tests say so
-        let bytes = [UInt8](elf)
+        // The headers are at the start: read 4 KiB, not the whole binary.
+        // Missing or short: say static, and let the tests say what is wrong.
+        guard let file = FileHandle(forReadingAtPath: binaryPath) else { return true }
+        defer { try? file.close() }
+        let bytes = [UInt8](file.readData(ofLength: 4096))
+        guard bytes.count > 64 else { return true }
         func integer(_ at: Int, _ size: Int) -> Int {
             (0..<size).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) }
         }

@@ -8,13 +8,6 @@ import _FBTestSupport
 @testable import FBRaster
 
 @Suite struct EncodedTableTests {
-    /// The word `C` stores for `rgb`.
-    static func word<C: PixelCodec>(_: C.Type, _ rgb: UInt32) -> UInt32 {
-        var w: UInt32 = 0
-        withUnsafeMutableBytes(of: &w) { C.store($0.baseAddress!, rgb, dither: 0) }
-        return w
-    }
-
     /// Each entry is the stored word of `blendRGB`'s result, for both 4-byte
     /// codecs asked for in turn (a slot's words follow the codec asked for),
     /// also after more colours than there are slots have come and gone.
@@ -30,8 +23,7 @@ import _FBTestSupport
         var wrong = 0
         func check<C: PixelCodec>(_ c: C.Type, _ rgb: UInt32, _ dst: UInt32) {
             let words = tables.encoded(C.self, rgb: rgb, over: dst)
-            for m in UInt32(0)...255 where words[Int(m)] != Self.word(C.self, blendRGB(rgb, dst, m))
-            {
+            for m in UInt32(0)...255 where words[Int(m)] != C.word(blendRGB(rgb, dst, m)) {
                 wrong += 1
             }
         }
@@ -65,13 +57,13 @@ import _FBTestSupport
             for (shift, trial) in (0..<4).flatMap({ s in (0..<16).map { (s, $0) } }) {
                 let dst = UInt32.random(in: 0...0xFF_FFFF, using: &rng)
                 let rgb = UInt32.random(in: 0...0xFF_FFFF, using: &rng)
-                let dstWord = Self.word(C.self, dst)
+                let dstWord = C.word(dst)
                 var row = (0..<16).map { i -> UInt32 in
                     switch (i + shift) % 4 {
                     case 0: dstWord
                     case 1: dstWord ^ 0x5A00_0000  // the colour, another fourth byte
-                    case 2: Self.word(C.self, rgb)
-                    default: Self.word(C.self, UInt32.random(in: 0...0xFF_FFFF, using: &rng))
+                    case 2: C.word(rgb)
+                    default: C.word(UInt32.random(in: 0...0xFF_FFFF, using: &rng))
                     }
                 }
                 let mask = (0..<16).map { UInt8(trial * 16 + $0) }
