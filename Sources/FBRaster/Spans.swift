@@ -16,6 +16,16 @@ enum Spans<C: PixelCodec> {
         let start = row + x &* C.bytesPerPixel
         if C.bytesPerPixel == 4 {
             let word = C.word(rgb)
+            let quad = SIMD4<UInt32>(repeating: word)
+            // 4 to 8 pixels (the inside of a stroke's row, most fills of a
+            // spinner frame): two stores that may overlap, one test. Under
+            // an emulator each branch taken costs a block dispatch.
+            if UInt(bitPattern: count &- 4) <= 4 {
+                start.storeBytes(of: quad, as: SIMD4<UInt32>.self)
+                start.storeBytes(
+                    of: quad, toByteOffset: (count &- 4) &* 4, as: SIMD4<UInt32>.self)
+                return
+            }
             guard count >= 4 else {
                 for i in 0..<count {
                     start.storeBytes(of: word, toByteOffset: i &* 4, as: UInt32.self)
@@ -24,7 +34,6 @@ enum Spans<C: PixelCodec> {
             }
             // 4 pixels a store; the last store overlaps the one before it
             // rather than finishing pixel by pixel (runs are short).
-            let quad = SIMD4<UInt32>(repeating: word)
             var i = 0
             // Long runs (clears) 32 pixels a pass: under an emulator (the
             // VM of Tests/VM) each pass of a loop costs a block dispatch.
