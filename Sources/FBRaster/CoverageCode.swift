@@ -9,9 +9,13 @@ enum CoverageCode {
     @inline(__always)
     static func row(_ p: UnsafePointer<UInt8>) -> (UnsafePointer<UInt8>, end: UnsafePointer<UInt8>)
     {
+        // Selects, not branches (each branch a block dispatch under an
+        // emulator): the two bytes after the count are always there (a
+        // short row's first segment header follows it).
         let n = Int(p[0])
-        if n < 255 { return (p + 1, p + 1 + n) }
-        return (p + 3, p + 3 + (Int(p[1]) | Int(p[2]) << 8))
+        let long = n == 255
+        let first = p + (long ? 3 : 1)
+        return (first, first + (long ? Int(p[1]) | Int(p[2]) << 8 : n))
     }
 
     /// The segment whose code starts at `p`, and where the next one starts.
@@ -21,12 +25,12 @@ enum CoverageCode {
     ) -> (
         gap: Int, a: Int, f: Int, b: Int, values: UnsafePointer<UInt8>, next: UnsafePointer<UInt8>
     ) {
-        var q = p + 1
-        var gap = Int(p[0])
-        if gap == 255 {
-            gap = Int(q[0]) | Int(q[1]) << 8
-            q += 2
-        }
+        // Selects, not branches, as in `row`: a segment's two header bytes
+        // always follow its gap byte.
+        let short = Int(p[0])
+        let long = short == 255
+        let gap = long ? Int(p[1]) | Int(p[2]) << 8 : short
+        let q = p + (long ? 3 : 1)
         let a = Int(q[0] >> 4)
         let b = Int(q[0] & 15)
         let values = q + 2
