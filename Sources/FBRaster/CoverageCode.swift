@@ -10,8 +10,9 @@ enum CoverageCode {
     static func row(_ p: UnsafePointer<UInt8>) -> (UnsafePointer<UInt8>, end: UnsafePointer<UInt8>)
     {
         // Selects, not branches (each branch a block dispatch under an
-        // emulator): the two bytes after the count are always there (a
-        // short row's first segment header follows it).
+        // emulator). The two bytes after the count are read even when they
+        // are not the row's: they are inside the block all the same, as
+        // `CoverageCache.append` keeps 3 bytes free for each row it adds.
         let n = Int(p[0])
         let long = n == 255
         let first = p + (long ? 3 : 1)
