@@ -134,6 +134,41 @@ import _FBTestSupport
         #expect(kept > 0 && kept < 40)
     }
 
+    /// The code's long forms: a gap of 255 pixels or more between two
+    /// segments (across an annulus's hole) and a row of 255 bytes or more
+    /// (a sliver 3 pixels tall and 605 long: its edges cross hundreds of
+    /// pixels a row). Replayed, they give the bytes of a plain fill.
+    @Test func longGapsAndLongRowsReplayAsPlainFills() {
+        let (w, h) = (620, 600)
+        let annulus = Shape.annulus(
+            center: Point(x: Fixed(310), y: Fixed(300)), inner: Fixed(250), outer: Fixed(270))
+        var sliver = Path()
+        sliver.move(to: Point(x: Fixed(5), y: Fixed(20)))
+        sliver.line(to: Point(x: Fixed(610), y: Fixed(22)))
+        sliver.line(to: Point(x: Fixed(5), y: Fixed(23)))
+        sliver.close()
+        let backdrop = Color(rgb: 0x1C1C1E)
+        let paint = Paint.solid(Color(rgb: 0xFF9500))
+        let keeping = Rasterizer()
+        let cache = RasterCache()
+        let kept = PixelBuffer(width: w, height: h, format: .xrgb8888)
+        let plain = PixelBuffer(width: w, height: h, format: .xrgb8888)
+        Rasterizer().clear(plain.surface, to: backdrop)
+        for shape in [annulus, .path(sliver)] {
+            Rasterizer().fill(shape, paint: paint, on: plain.surface)
+        }
+        // The first pass keeps the coverage, the second paints it from the code.
+        for pass in 0..<2 {
+            keeping.clear(kept.surface, to: backdrop, cache: cache)
+            for shape in [annulus, .path(sliver)] {
+                keeping.fill(
+                    shape, paint: paint, on: kept.surface, cache: cache, keepCoverage: true)
+            }
+            #expect(differingBytes(kept, plain) == 0, "pass \(pass)")
+        }
+        #expect(cache.keptCoverage.shapes == 2)
+    }
+
     /// Coverage kept on a small surface does not reach the pixels a larger
     /// one shows: the fill there is plain, and right.
     @Test func keptCoverageIsNotReplayedBeyondItsArea() {
