@@ -90,7 +90,11 @@ public final class FrameRenderer {
         for op in ops {
             damage.add(
                 op,
-                bounds: { rasterizer.bounds(of: $0.shape, transform: $0.transform, cache: cache) },
+                bounds: {
+                    rasterizer.bounds(
+                        of: $0.shape, transform: $0.transform, cache: cache,
+                        keptOn: $0.repeats ? surface.bounds : nil)
+                },
                 arcChange: { arcChange(from: $0, to: $1) })
         }
         guard let region = damage.end(screen: screen, age: age) else { return nil }

@@ -75,7 +75,9 @@ final class StillLayer {
             var bounds = IntRect(x: 0, y: 0, width: 0, height: 0)
             for op in ops[0..<still] {
                 bounds = bounds.union(
-                    rasterizer.bounds(of: op.shape, transform: op.transform, cache: cache))
+                    rasterizer.bounds(
+                        of: op.shape, transform: op.transform, cache: cache,
+                        keptOn: op.repeats ? screen : nil))
             }
             bounds = bounds.intersection(screen)
             let x0 = bounds.x & ~3
@@ -96,7 +98,7 @@ final class StillLayer {
             for op in ops[0..<still] {
                 rasterizer.fill(
                     op.shape, transform: shift.concatenating(op.transform), paint: op.paint,
-                    on: surface, cache: cache)
+                    on: surface, cache: cache, keepCoverage: op.repeats)
                 baked.append(op)
             }
             self.background = background

@@ -23,13 +23,16 @@ struct CoverageCache {
     struct Key: Hashable {
         var shape: Shape
         var transform: Transform
+        /// For coverage reflected through a surface's centre (`HalfTurn`),
+        /// its width and height (`width << 32 | height`); 0 otherwise.
+        var mirror = 0
 
         /// The fields folded into one word, then one `combine`: SipHash
         /// field by field was most of a lookup, and a frame of the spinner
         /// makes two dozen. Of a path, its length and a few elements.
         func hash(into hasher: inout Hasher) {
             var h = Key.fold(
-                0, UInt64(truncatingIfNeeded: transform.scale.raw),
+                UInt64(bitPattern: Int64(mirror)), UInt64(truncatingIfNeeded: transform.scale.raw),
                 UInt64(transform.rotation.raw), transform.translation)
             switch shape {
             case let .disc(c, r): h = Key.fold(h &+ 1, UInt64(bitPattern: r.raw), 0, c)
@@ -204,10 +207,33 @@ struct CoverageCache {
             }
         }
         w.close()
-        let length = w.p - used - 1
+        finishRow(length: w.p - used - 1)
+        return true
+    }
+
+    /// Appends a row of code that `write` puts at the pointer it is given
+    /// (at most `maxBytes`; it returns how many): `false`, and the entry
+    /// abandoned, when the budget cannot hold that many.
+    mutating func appendRow(
+        maxBytes: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int
+    ) -> Bool {
+        guard pending != nil, let block else { return false }
+        guard used + pathBytes + (pendingPath?.bytes ?? 0) + 3 + maxBytes <= budget else {
+            abandon()
+            return false
+        }
+        let length = write(block + used + 1)
+        precondition(length <= maxBytes, "a row wrote more than it said")
+        finishRow(length: length)
+        return true
+    }
+
+    /// Puts the count in front of the row of `length` bytes written after it.
+    private mutating func finishRow(length: Int) {
+        guard let block else { return }
         if length < 255 {
             block[used] = UInt8(length)
-            used = w.p
+            used += 1 + length
         } else {
             // A long row: its count takes three bytes.
             (block + used + 3).update(from: block + used + 1, count: length)
@@ -216,7 +242,6 @@ struct CoverageCache {
             block[used + 2] = UInt8(truncatingIfNeeded: length >> 8)
             used += 3 + length
         }
-        return true
     }
 
     /// Ends the entry begun last, keeping it.

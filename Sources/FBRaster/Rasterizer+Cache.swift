@@ -47,8 +47,14 @@ extension Rasterizer {
 
     /// `bounds(of:transform:)` through `cache` (the polygon is kept for the fill).
     package func bounds(
-        of shape: Shape, transform: Transform = .identity, cache: RasterCache
+        of shape: Shape, transform: Transform = .identity, cache: RasterCache,
+        keptOn surface: IntRect? = nil
     ) -> IntRect {
+        if let surface, let partner = HalfTurn.partner(of: transform, on: surface) {
+            let key = HalfTurn.key(shape, transform, on: surface, reflected: true)
+            if let entry = cache.kept.entry(key) { return entry.bounds }
+            return HalfTurn.mirror(bounds(of: shape, transform: partner, cache: cache), on: surface)
+        }
         if let entry = cache.kept.entry(.init(shape: shape, transform: transform)) {
             return entry.bounds
         }
@@ -84,6 +90,10 @@ extension Rasterizer {
             "the map's size differs from the surface's")
         marks = marking
         defer { marks = nil }
+        if keepCoverage, let partner = HalfTurn.partner(of: transform, on: surface.bounds) {
+            fillReflected(shape, transform, partner, paint, surface, clip ?? surface.bounds, cache)
+            return
+        }
         if keepCoverage,
             fillKept(shape, transform, paint, surface, (clip ?? surface.bounds), cache)
         {
@@ -91,6 +101,64 @@ extension Rasterizer {
         }
         let (polygon, bounds) = cache.polygons.polygon(shape, transform, &flattener)
         fill(polygon, bounds, transform, paint, surface, clip, cache)
+    }
+
+    /// A fill turned half a turn or more (`HalfTurn`): from its reflected
+    /// kept coverage, made from its partner's (kept first if new), or when
+    /// it cannot be kept, its partner rasterized and painted row by row
+    /// reflected. The bytes are the same either way.
+    private func fillReflected(
+        _ shape: Shape, _ transform: Transform, _ partner: Transform, _ paint: Paint,
+        _ surface: Surface, _ clip: IntRect, _ cache: RasterCache
+    ) {
+        let key = HalfTurn.key(shape, transform, on: surface.bounds, reflected: true)
+        if let entry = cache.kept.entry(key) ?? keepReflected(key, partner, surface, cache),
+            paintKept(entry, paint, transform, surface, clip, cache)
+        {
+            return
+        }
+        let (polygon, partnerBounds) = cache.polygons.polygon(shape, partner, &flattener)
+        guard polygon.vertexCount >= 3 else { return }
+        let area = HalfTurn.mirror(partnerBounds, on: surface.bounds)
+            .intersection(clip.intersection(surface.bounds))
+        var top = area.y
+        while top < area.maxY {
+            let strip = IntRect(
+                x: area.x, y: top, width: area.width,
+                height: min(Rasterizer.stripRows, area.maxY - top))
+            accumulator.begin(HalfTurn.mirror(strip, on: surface.bounds))
+            accumulator.add(polygon)
+            paintRows(
+                MirroredRows(source: accumulator, mirror: rowMirror, bounds: strip), paint,
+                transform, surface, cache)
+            top += strip.height
+        }
+    }
+
+    /// Keeps `key`'s coverage as the reflection of its partner's (kept
+    /// first if it is not): `nil` when either cannot be kept.
+    private func keepReflected(
+        _ key: CoverageCache.Key, _ partner: Transform, _ surface: Surface, _ cache: RasterCache
+    ) -> CoverageCache.Entry? {
+        if cache.keptFull { return nil }
+        let partnerKey = CoverageCache.Key(shape: key.shape, transform: partner)
+        guard let source = cache.kept.entry(partnerKey) ?? keep(partnerKey, surface, cache)
+        else { return nil }
+        let area = HalfTurn.mirror(source.area, on: surface.bounds)
+        guard
+            cache.kept.begin(
+                key, bounds: HalfTurn.mirror(source.bounds, on: surface.bounds), area: area)
+        else {
+            cache.keptFull = true
+            return nil
+        }
+        guard reflectedCode.keep(cache.kept.rows(of: source), area: source.area, into: &cache.kept)
+        else {
+            cache.keptFull = true
+            return nil
+        }
+        cache.kept.commit()
+        return cache.kept.entry(key)
     }
 
     /// Fills from kept coverage, keeping it first if it is new; `false`
@@ -102,6 +170,15 @@ extension Rasterizer {
     ) -> Bool {
         let key = CoverageCache.Key(shape: shape, transform: transform)
         guard let entry = cache.kept.entry(key) ?? keep(key, surface, cache) else { return false }
+        return paintKept(entry, paint, transform, surface, clip, cache)
+    }
+
+    /// Paints kept `entry` inside `clip`; `false` when its rows do not
+    /// reach the clip (then the usual path draws).
+    private func paintKept(
+        _ entry: CoverageCache.Entry, _ paint: Paint, _ transform: Transform,
+        _ surface: Surface, _ clip: IntRect, _ cache: RasterCache
+    ) -> Bool {
         let area = entry.bounds.intersection(clip.intersection(surface.bounds))
         if area.isEmpty { return true }
         guard entry.area.intersection(area) == area else { return false }

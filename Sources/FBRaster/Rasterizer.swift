@@ -11,6 +11,9 @@ public final class Rasterizer {
     var flattener = Flattener()
     let accumulator = CoverageAccumulator()
     let replay = CoverageReplay()
+    /// Rows and kept code turned half a turn (`HalfTurn`).
+    let rowMirror = RowMirror()
+    let reflectedCode = ReflectedCode()
     /// The blocks map of the fill in progress (set for one call).
     var marks: PaintedBlocks?
     /// Scratch rows for paints that vary per pixel: the paint's mask, and a

@@ -63,7 +63,9 @@ import _FBTestSupport
     /// Fills shapes at random places (some hanging off the edges) through
     /// random clips, each shape several times, over backdrops cleared now
     /// and then, in two rasterizers: one keeping coverage (with `budget`
-    /// bytes), one not. Same bytes.
+    /// bytes), one with no budget (every fill drawn, none kept; those
+    /// turned half a turn or more reflected all the same, `HalfTurn`).
+    /// Same bytes.
     func compareWithPlainFills(budget: Int, seed: UInt64) -> Int {
         var rng = SeededRandom(seed: seed)
         let w = KeptCoverageTests.width
@@ -71,6 +73,7 @@ import _FBTestSupport
         let keeping = Rasterizer()
         let cache = RasterCache(keptBytes: budget)
         let plain = Rasterizer()
+        let none = RasterCache(keptBytes: 0)
         var compared = 0
         // Each fill marks its blocks here: every pixel it changes must be in one.
         let marks = PaintedBlocks(width: w, height: h)
@@ -83,7 +86,7 @@ import _FBTestSupport
                     // A cleared backdrop, which opaque edges blend over by table.
                     let backdrop = Color(rgb: UInt32.random(in: 0...0xFF_FFFF, using: &rng))
                     keeping.clear(a.surface, to: backdrop, cache: cache)
-                    plain.clear(b.surface, to: backdrop)
+                    plain.clear(b.surface, to: backdrop, cache: none)
                 }
                 let shape = KeptCoverageTests.randomShape(&rng)
                 let transform = Transform(
@@ -110,7 +113,9 @@ import _FBTestSupport
                     keeping.fill(
                         shape, transform: transform, paint: paint, on: a.surface, clip: clip,
                         cache: cache, keepCoverage: true, marking: marks)
-                    plain.fill(shape, transform: transform, paint: paint, on: b.surface, clip: clip)
+                    plain.fill(
+                        shape, transform: transform, paint: paint, on: b.surface, clip: clip,
+                        cache: none, keepCoverage: true)
                     unmarkedChanges += changedOutsideMarks(before, a, marks)
                     compared += 1
                 }
