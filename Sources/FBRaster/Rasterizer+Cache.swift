@@ -104,7 +104,7 @@ extension Rasterizer {
     }
 
     /// A fill turned half a turn or more (`HalfTurn`): from its reflected
-    /// kept coverage, made from its partner's (kept first if new), or when
+    /// kept coverage, made from its partner's (or its partner rasterized), or when
     /// it cannot be kept, its partner rasterized and painted row by row
     /// reflected. The bytes are the same either way.
     private func fillReflected(
@@ -135,15 +135,19 @@ extension Rasterizer {
         }
     }
 
-    /// Keeps `key`'s coverage as the reflection of its partner's (kept
-    /// first if it is not): `nil` when either cannot be kept.
+    /// Keeps `key`'s coverage as the reflection of its partner's: `nil`
+    /// when it cannot be kept.
     private func keepReflected(
         _ key: CoverageCache.Key, _ partner: Transform, _ surface: Surface, _ cache: RasterCache
     ) -> CoverageCache.Entry? {
         if cache.keptFull { return nil }
+        // A partner not kept (no fill draws it: a spinner off the surface's
+        // centre) is not kept for this one: its coverage goes straight in,
+        // reflected.
         let partnerKey = CoverageCache.Key(shape: key.shape, transform: partner)
-        guard let source = cache.kept.entry(partnerKey) ?? keep(partnerKey, surface, cache)
-        else { return nil }
+        guard let source = cache.kept.entry(partnerKey) else {
+            return keep(key, surface, cache, reflecting: partner)
+        }
         let area = HalfTurn.mirror(source.area, on: surface.bounds)
         guard
             cache.kept.begin(
@@ -213,12 +217,17 @@ extension Rasterizer {
         }
     }
 
-    /// Accumulates the whole of `key`'s shape inside `surface` and keeps it.
+    /// Accumulates the whole of `key`'s shape inside `surface` and keeps
+    /// it; with `partner`, the shape by its partner's transform, kept
+    /// reflected (`HalfTurn`).
     private func keep(
-        _ key: CoverageCache.Key, _ surface: Surface, _ cache: RasterCache
+        _ key: CoverageCache.Key, _ surface: Surface, _ cache: RasterCache,
+        reflecting partner: Transform? = nil
     ) -> CoverageCache.Entry? {
         if cache.keptFull { return nil }
-        let (polygon, bounds) = cache.polygons.polygon(key.shape, key.transform, &flattener)
+        let (polygon, drawn) = cache.polygons.polygon(
+            key.shape, partner ?? key.transform, &flattener)
+        let bounds = partner == nil ? drawn : HalfTurn.mirror(drawn, on: surface.bounds)
         let area = bounds.intersection(surface.bounds)
         guard polygon.vertexCount >= 3, !area.isEmpty, area.width <= CoverageCache.maxWidth,
             CoverageCache.fits(bounds)
@@ -232,22 +241,37 @@ extension Rasterizer {
             let strip = IntRect(
                 x: area.x, y: top, width: area.width,
                 height: min(Rasterizer.stripRows, area.maxY - top))
-            accumulator.begin(strip)
+            accumulator.begin(partner == nil ? strip : HalfTurn.mirror(strip, on: surface.bounds))
             accumulator.add(polygon)
-            for r in 0..<strip.height {
-                let count = accumulator.resolveRow(r)
-                if !cache.kept.append(
-                    runs: accumulator.runs, count: count, alpha: accumulator.alpha)
-                {
-                    // Full: clear the rest of the strip's cells and stop keeping.
-                    for rest in (r + 1)..<strip.height { _ = accumulator.resolveRow(rest) }
-                    cache.keptFull = true
-                    return nil
-                }
+            let kept =
+                partner == nil
+                ? append(accumulator, strip.height, cache)
+                : append(
+                    MirroredRows(source: accumulator, mirror: rowMirror, bounds: strip),
+                    strip.height, cache)
+            if !kept {
+                cache.keptFull = true
+                return nil
             }
             top += strip.height
         }
         cache.kept.commit()
         return cache.kept.entry(key)
+    }
+
+    /// Appends `height` rows of `rows` to the entry being kept; `false` when
+    /// the budget is spent (the rest of the rows resolved all the same, so
+    /// an accumulator's cells are left clear).
+    private func append<Rows: CoverageRows>(
+        _ rows: Rows, _ height: Int, _ cache: RasterCache
+    ) -> Bool {
+        for r in 0..<height {
+            let count = rows.resolveRow(r)
+            if !cache.kept.append(runs: rows.runs, count: count, alpha: rows.alpha) {
+                for rest in (r + 1)..<height { _ = rows.resolveRow(rest) }
+                return false
+            }
+        }
+        return true
     }
 }

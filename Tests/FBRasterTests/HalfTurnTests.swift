@@ -33,8 +33,9 @@ import _FBTestSupport
 
     /// Random shapes (some hanging off the edges), on an odd and an even
     /// surface: each fill turned half a turn or more against its partner
-    /// filled plain on a surface of its own. Kept first (the partner kept
-    /// on the way), replayed, and with no budget at all: the reflection each time.
+    /// filled plain on a surface of its own. Kept first (half of them from
+    /// their partner's kept coverage, the others from their partner
+    /// rasterized), replayed, and with no budget at all: the reflection each time.
     @Test(arguments: [(67, 53), (64, 48)])
     func aReflectedFillIsItsPartnerTurnedAbout(size: (Int, Int)) {
         let (w, h) = size
@@ -44,7 +45,7 @@ import _FBTestSupport
         let unkept = Rasterizer()
         let none = RasterCache(keptBytes: 0)
         var checked = 0
-        for _ in 0..<60 {
+        for i in 0..<60 {
             let shape = KeptCoverageTests.randomShape(&rng)
             let transform = randomTransform(&rng, w, h)
             let surface = IntRect(x: 0, y: 0, width: w, height: h)
@@ -53,6 +54,13 @@ import _FBTestSupport
             let paint = Paint.solid(Color(rgb: UInt32.random(in: 0...0xFF_FFFF, using: &rng)))
             let expected = PixelBuffer(width: w, height: h, format: .xrgb8888)
             Rasterizer().fill(shape, transform: partner, paint: paint, on: expected.surface)
+            if i % 2 == 0 {
+                // The partner drawn (and kept) first: its code is reflected.
+                let scratch = PixelBuffer(width: w, height: h, format: .xrgb8888)
+                keeping.fill(
+                    shape, transform: partner, paint: paint, on: scratch.surface, cache: cache,
+                    keepCoverage: true)
+            }
             for pass in 0..<2 {
                 let kept = PixelBuffer(width: w, height: h, format: .xrgb8888)
                 keeping.fill(
@@ -77,8 +85,9 @@ import _FBTestSupport
             #expect(paintedOutside(bounds, drawn) == 0)
             checked += 1
         }
-        // Each reflected shape and its partner were kept.
-        #expect(cache.keptCoverage.shapes > 60)
+        // The reflected shapes on the surface were kept, and half their
+        // partners: more than the 60 fills alone.
+        #expect(cache.keptCoverage.shapes > 70)
         #expect(checked == 60)
     }
 
@@ -122,22 +131,26 @@ import _FBTestSupport
                 Transform(rotation: .halfTurn, translation: Point(x: Fixed(310), y: Fixed(300)))
             ),
         ]
-        let r = Rasterizer()
-        let cache = RasterCache()
-        for (shape, transform) in cases {
-            let partner = HalfTurn.partner(of: transform, on: surface)!
-            let expected = PixelBuffer(width: w, height: h, format: .xrgb8888)
-            Rasterizer().fill(
-                shape, transform: partner, paint: .solid(.white), on: expected.surface)
-            for pass in 0..<2 {
-                let kept = PixelBuffer(width: w, height: h, format: .xrgb8888)
+        // Reflected from the partner's kept code, then from the partner rasterized.
+        for partnerKept in [true, false] {
+            let r = Rasterizer()
+            let cache = RasterCache()
+            for (shape, transform) in cases {
+                let partner = HalfTurn.partner(of: transform, on: surface)!
+                let expected = PixelBuffer(width: w, height: h, format: .xrgb8888)
                 r.fill(
-                    shape, transform: transform, paint: .solid(.white), on: kept.surface,
-                    cache: cache, keepCoverage: true)
-                #expect(unreflected(kept, expected) == 0, "pass \(pass)")
+                    shape, transform: partner, paint: .solid(.white), on: expected.surface,
+                    cache: cache, keepCoverage: partnerKept)
+                for pass in 0..<2 {
+                    let kept = PixelBuffer(width: w, height: h, format: .xrgb8888)
+                    r.fill(
+                        shape, transform: transform, paint: .solid(.white), on: kept.surface,
+                        cache: cache, keepCoverage: true)
+                    #expect(unreflected(kept, expected) == 0, "pass \(pass)")
+                }
             }
+            #expect(cache.keptCoverage.shapes == (partnerKept ? 6 : 3))
         }
-        #expect(cache.keptCoverage.shapes == 6)
     }
 
     /// A shape turned half a turn whose reflection differs from it: its
