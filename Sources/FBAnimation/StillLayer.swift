@@ -98,7 +98,7 @@ final class StillLayer {
             for op in ops[0..<still] {
                 rasterizer.fill(
                     op.shape, transform: shift.concatenating(op.transform), paint: op.paint,
-                    on: surface, cache: cache, keepCoverage: op.repeats)
+                    on: surface, cache: cache, keepCoverage: op.repeats, keepNew: false)
                 baked.append(op)
             }
             self.background = background

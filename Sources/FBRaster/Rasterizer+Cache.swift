@@ -76,12 +76,15 @@ extension Rasterizer {
     /// budget) and replayed when the same shape comes back with the same
     /// transform: for shapes a loader draws again and again (a spinner's
     /// leaves cycle through the same poses). The bytes are those of a fill
-    /// without it.
+    /// without it, but for one thing: such a shape turned half a turn or
+    /// more is drawn as its partner reflected (`HalfTurn`), kept or not.
+    /// With `keepNew` false, coverage kept already is used but none is
+    /// added (a still layer's one-off places would only fill the budget).
     ///
     /// With `marking` (a map of the surface's size), the blocks painted are marked there.
     package func fill(
         _ shape: Shape, transform: Transform = .identity, paint: Paint, on surface: Surface,
-        clip: IntRect? = nil, cache: RasterCache, keepCoverage: Bool = false,
+        clip: IntRect? = nil, cache: RasterCache, keepCoverage: Bool = false, keepNew: Bool = true,
         marking: PaintedBlocks? = nil
     ) {
         if case let .solid(color) = paint, color.a == 0 { return }
@@ -91,11 +94,12 @@ extension Rasterizer {
         marks = marking
         defer { marks = nil }
         if keepCoverage, let partner = HalfTurn.partner(of: transform, on: surface.bounds) {
-            fillReflected(shape, transform, partner, paint, surface, clip ?? surface.bounds, cache)
+            fillReflected(
+                shape, transform, partner, paint, surface, clip ?? surface.bounds, cache, keepNew)
             return
         }
         if keepCoverage,
-            fillKept(shape, transform, paint, surface, (clip ?? surface.bounds), cache)
+            fillKept(shape, transform, paint, surface, (clip ?? surface.bounds), cache, keepNew)
         {
             return
         }
@@ -109,10 +113,11 @@ extension Rasterizer {
     /// reflected. The bytes are the same either way.
     private func fillReflected(
         _ shape: Shape, _ transform: Transform, _ partner: Transform, _ paint: Paint,
-        _ surface: Surface, _ clip: IntRect, _ cache: RasterCache
+        _ surface: Surface, _ clip: IntRect, _ cache: RasterCache, _ keepNew: Bool
     ) {
         let key = HalfTurn.key(shape, transform, on: surface.bounds, reflected: true)
-        if let entry = cache.kept.entry(key) ?? keepReflected(key, partner, surface, cache),
+        if let entry = cache.kept.entry(key)
+            ?? (keepNew ? keepReflected(key, partner, surface, cache) : nil),
             paintKept(entry, paint, transform, surface, clip, cache)
         {
             return
@@ -170,10 +175,11 @@ extension Rasterizer {
     /// reach the clip): then the usual path draws.
     private func fillKept(
         _ shape: Shape, _ transform: Transform, _ paint: Paint, _ surface: Surface,
-        _ clip: IntRect, _ cache: RasterCache
+        _ clip: IntRect, _ cache: RasterCache, _ keepNew: Bool
     ) -> Bool {
         let key = CoverageCache.Key(shape: shape, transform: transform)
-        guard let entry = cache.kept.entry(key) ?? keep(key, surface, cache) else { return false }
+        guard let entry = cache.kept.entry(key) ?? (keepNew ? keep(key, surface, cache) : nil)
+        else { return false }
         return paintKept(entry, paint, transform, surface, clip, cache)
     }
 

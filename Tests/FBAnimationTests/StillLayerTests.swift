@@ -44,4 +44,36 @@ import Testing
         #expect(held[..<30].allSatisfy { $0 == 0 })
         #expect(held.last == still, "\(kind): \(held)")
     }
+
+    /// A shape turned half a turn (a repeating shape: kept, and drawn as its
+    /// partner reflected, `HalfTurn`) that stays put goes into the still
+    /// layer, which is smaller than the screen and elsewhere: drawn there,
+    /// it must give the screen's pixels. Each frame against a full redraw.
+    @Test func aTurnedShapeInTheLayerGivesTheScreensPixels() {
+        let (w, h) = (161, 121)
+        let renderer = FrameRenderer(TurnedAndMoving(), width: w, height: h)
+        let reference = FrameRenderer(TurnedAndMoving(), width: w, height: h)
+        let buffer = PixelBuffer(width: w, height: h, format: .xrgb8888)
+        let whole = PixelBuffer(width: w, height: h, format: .xrgb8888)
+        var differing = 0
+        for frame in 0..<45 {
+            let time = Double(frame) / 30
+            _ = renderer.renderDamage(time: time, into: buffer.surface, age: 1)
+            reference.render(time: time, into: whole.surface)
+            if !buffer.bytes.elementsEqual(whole.bytes) { differing += 1 }
+        }
+        #expect(renderer.stillShapes == 1)
+        #expect(differing == 0)
+    }
+}
+
+/// A capsule turned 200 degrees, still (drawn so, it and its partner
+/// reflected differ in 12 bytes on this screen), then a disc that moves.
+struct TurnedAndMoving: Loader {
+    var mainColor = Color.white
+    func body(in context: LoaderContext) -> some LoaderContent {
+        Capsule(width: 14, height: 40).stroke(mainColor, lineWidth: 5)
+            .rotationEffect(.degrees(200))
+        Circle(radius: 6).fill(mainColor).offset(x: -30 + 20 * context.time, y: 20)
+    }
 }
