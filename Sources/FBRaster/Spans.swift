@@ -26,6 +26,15 @@ enum Spans<C: PixelCodec> {
                     of: quad, toByteOffset: (count &- 4) &* 4, as: SIMD4<UInt32>.self)
                 return
             }
+            // 9 to 16 (a stroke's inside at scale 2): four, the same way.
+            if UInt(bitPattern: count &- 9) <= 7 {
+                let end = (count &- 8) &* 4
+                start.storeBytes(of: quad, as: SIMD4<UInt32>.self)
+                start.storeBytes(of: quad, toByteOffset: 16, as: SIMD4<UInt32>.self)
+                start.storeBytes(of: quad, toByteOffset: end, as: SIMD4<UInt32>.self)
+                start.storeBytes(of: quad, toByteOffset: end &+ 16, as: SIMD4<UInt32>.self)
+                return
+            }
             guard count >= 4 else {
                 for i in 0..<count {
                     start.storeBytes(of: word, toByteOffset: i &* 4, as: UInt32.self)
