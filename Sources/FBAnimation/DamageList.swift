@@ -5,7 +5,9 @@ import FBRaster
 /// Overlapping or touching rectangles merge; past `limit` rectangles, the two
 /// whose merge adds the least area merge, so a frame's damage stays a short
 /// list (cheap to clip against, cheap to copy to a display) that never
-/// misses a changed pixel.
+/// misses a changed pixel. The list `FrameRenderer.renderDamage` returns for
+/// a buffer of age 1 is the exception: each changed shape's rectangle,
+/// which may overlap another (copying a pixel twice copies the same pixel).
 public struct DamageList: Sendable, Equatable {
     public private(set) var rects: [IntRect] = []
     public let limit: Int
@@ -53,6 +55,65 @@ public struct DamageList: Sendable, Equatable {
                 i += 1
             }
         }
+    }
+
+    /// Holds `parts` clipped to `bounds`, to present and never to draw by
+    /// rectangle (`FrameDamage.presented`): rectangles here may overlap.
+    /// Two merge where their box adds little to what they cover (a quarter
+    /// of the smaller at most: a shape's old and new places, one inside
+    /// another); past `presentLimit` rectangles, the pair whose box adds the
+    /// least merges. At most `limit` parts.
+    mutating func set(_ parts: [IntRect], clippedTo bounds: IntRect) {
+        precondition(parts.count <= limit, "more parts than the list holds")
+        rects.removeAll(keepingCapacity: true)
+        for part in parts {
+            let r = part.intersection(bounds)
+            if !r.isEmpty { put(r) }
+        }
+        while rects.count > DamageList.presentLimit {
+            var best = (0, 1)
+            var bestWaste = Int.max
+            for i in 0..<rects.count {
+                for j in (i + 1)..<rects.count
+                where DamageList.waste(rects[i], rects[j]) < bestWaste {
+                    bestWaste = DamageList.waste(rects[i], rects[j])
+                    best = (i, j)
+                }
+            }
+            let merged = rects[best.0].union(rects[best.1])
+            rects.remove(at: best.1)
+            rects.remove(at: best.0)
+            put(merged)
+        }
+    }
+
+    /// Rectangles a presented list keeps: a spinner's leaves in fewer,
+    /// overlapping less.
+    static let presentLimit = 8
+
+    /// Appends `rect`, merged with each rectangle its box adds little to.
+    private mutating func put(_ rect: IntRect) {
+        var r = rect
+        var i = 0
+        while i < rects.count {
+            let o = rects[i]
+            if 4 &* DamageList.waste(o, r) <= min(o.width &* o.height, r.width &* r.height) {
+                r = o.union(r)
+                rects.remove(at: i)
+                i = 0
+            } else {
+                i += 1
+            }
+        }
+        rects.append(r)
+    }
+
+    /// The pixels in the box of `a` and `b` that neither covers.
+    static func waste(_ a: IntRect, _ b: IntRect) -> Int {
+        let box = a.union(b)
+        let both = a.intersection(b)
+        return box.width &* box.height &- a.width &* a.height &- b.width &* b.height
+            &+ both.width &* both.height
     }
 
     public mutating func add(_ other: DamageList) {

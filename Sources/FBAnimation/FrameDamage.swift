@@ -19,6 +19,18 @@ struct FrameDamage {
     private(set) var unchanged: [Bool] = []
     /// What the frame compared last changed (clipped to the screen).
     private(set) var changed = DamageList()
+    /// The rectangles `changed` was made of, each shape's own (its old
+    /// and new places), not merged; and, when the frame compared last is
+    /// presented to a buffer that holds the frame before it (age 1), those
+    /// of them on the screen: the pixels that differ, without the space
+    /// between shapes a merge takes in (a spinner's middle and corners:
+    /// half its merged box). `nil` for any other age or past `presentLimit`.
+    private var parts: [IntRect] = []
+    private var presentList = DamageList(limit: FrameDamage.presentLimit)
+    private(set) var presented: DamageList?
+    /// Parts a frame's `presented` is made of at most: a spinner's twelve
+    /// leaves' old and new places.
+    static let presentLimit = 32
     /// What each of the last frames changed (for buffers of age > 1): a ring
     /// of `maxAge` lists, the newest at `newest`, `historyCount` of them valid.
     private var history: [DamageList]
@@ -34,11 +46,23 @@ struct FrameDamage {
     }
 
     /// Starts a new frame: its shapes follow with `add`, in drawing order.
-    mutating func begin() {
+    /// `keepingParts`: the frame goes to a buffer of age 1, which may be
+    /// given `presented`.
+    mutating func begin(keepingParts: Bool = false) {
         current.removeAll(keepingCapacity: true)
         currentBounds.removeAll(keepingCapacity: true)
         unchanged.removeAll(keepingCapacity: true)
         changed.removeAll()
+        parts.removeAll(keepingCapacity: true)
+        keepsParts = keepingParts
+    }
+
+    private var keepsParts = false
+
+    /// Adds `r` to what changed, and to its parts.
+    private mutating func change(_ r: IntRect) {
+        changed.add(r)
+        if keepsParts && !r.isEmpty { parts.append(r) }
     }
 
     /// The new frame's next shape, `op` (placed on the screen). `bounds`
@@ -55,7 +79,7 @@ struct FrameDamage {
         guard i < shown.count else {
             let b = bounds(op)
             currentBounds.append(b)
-            changed.add(b)
+            change(b)
             return
         }
         if same {
@@ -65,10 +89,10 @@ struct FrameDamage {
         let b = bounds(op)
         currentBounds.append(b)
         if let delta = arcChange(shown[i], op) {
-            changed.add(delta)
+            change(delta)
         } else {
-            changed.add(shownBounds[i])
-            changed.add(b)
+            change(shownBounds[i])
+            change(b)
         }
     }
 
@@ -78,8 +102,8 @@ struct FrameDamage {
     /// history), or `nil` when nothing changed and the buffer holds a known
     /// frame (`age > 0`).
     mutating func end(screen: IntRect, age: Int) -> DamageList? {
-        for i in current.count..<max(current.count, shown.count) { changed.add(shownBounds[i]) }
-        if !hasShown { changed.add(screen) }
+        for i in current.count..<max(current.count, shown.count) { change(shownBounds[i]) }
+        if !hasShown { change(screen) }
         // Shapes may reach past the screen (a large scale, a small panel):
         // a frame whose changes are all off the screen presents nothing.
         changed.clip(to: screen)
@@ -88,6 +112,7 @@ struct FrameDamage {
         hasShown = true
         // A buffer of unknown contents (age 0) is drawn whole even when
         // nothing moved: it may not hold this picture at all.
+        presented = nil
         if changed.isEmpty && age > 0 { return nil }
 
         newest = (newest + 1) % maxAge
@@ -99,6 +124,10 @@ struct FrameDamage {
             region.add(screen)
         } else {
             for k in 0..<age { region.add(history[(newest - k + maxAge) % maxAge]) }
+            if age == 1 && keepsParts && parts.count <= FrameDamage.presentLimit {
+                presentList.set(parts, clippedTo: screen)
+                presented = presentList
+            }
         }
         return region
     }

@@ -75,15 +75,16 @@ public final class FrameRenderer {
 
     /// Draws the frame at `time` into a display's back buffer, redrawing only
     /// what changed since the frame the buffer holds (`age` presents ago, 0:
-    /// unknown contents, so everything). Returns the rectangles to present,
-    /// or `nil` when the frame equals the one last returned and the buffer
-    /// holds a known frame (`age > 0`): nothing drawn.
+    /// unknown contents, so everything). Returns the rectangles to present
+    /// (for age 1, each changed shape's own, which may overlap), or `nil`
+    /// when the frame equals the one last returned and the buffer holds a
+    /// known frame (`age > 0`): nothing drawn.
     ///
     /// The pixels are the bytes `render(time:into:)` would give.
     public func renderDamage(time: Double, into surface: Surface, age: Int) -> DamageList? {
         precondition(time.isFinite && time >= 0, "time must be finite and not negative")
         let loaderOps = listOps(at: time)
-        damage.begin()
+        damage.begin(keepingParts: age == 1)
         // The loader's shapes are in design points; the message is placed
         // already. (`ops` is made again each frame: placed where it is.)
         for i in 0..<loaderOps { ops[i].transform = root.concatenating(ops[i].transform) }
@@ -98,6 +99,9 @@ public final class FrameRenderer {
                 arcChange: { arcChange(from: $0, to: $1) })
         }
         guard let region = damage.end(screen: screen, age: age) else { return nil }
+        // What differs from the frame in the buffer; `region` is what is
+        // drawn (a few rectangles that never touch).
+        let presented = damage.presented ?? region
         let (shown, changed, historyCount) = (damage.shown, damage.changed, damage.historyCount)
         let canvas = canvas(for: surface)
         let first = still.prepare(
@@ -114,7 +118,7 @@ public final class FrameRenderer {
             draw(hasCanvasFrame ? changed : fullScreen, into: canvas.surface, first, held, map)
             hasCanvasFrame = true
             let target = known ? blocks.map(presentsAgo: age, generation) : nil
-            for r in region.rects {
+            for r in presented.rects {
                 if let target, map.isSparse(in: r, or: target) {
                     rasterizer.convert(
                         canvas.surface, into: surface, in: r, marked: map, or: target)
@@ -139,7 +143,7 @@ public final class FrameRenderer {
             _ = blocks.begin()
             draw(region, into: surface, first, nil, nil)
         }
-        return region
+        return presented
     }
 
     /// How many of the last damage frame's first shapes the still layer held.

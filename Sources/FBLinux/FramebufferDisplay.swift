@@ -169,7 +169,7 @@ package final class FramebufferDisplay: HandOverDisplay {
             copyRects.append(screen)
         }
         if pages == 1 && writesWork && shadow.surface.stride == geometry.stride {
-            pixelsCopied += try write(copyRects, fd)
+            pixelsCopied += try write(&copyRects, fd)
         } else {
             pixelsCopied += DamageCopy.copy(copyRects, from: shadow.surface, to: page(target))
         }
@@ -241,22 +241,53 @@ package final class FramebufferDisplay: HandOverDisplay {
     /// The next present copies the whole picture (fbcon painted over it).
     package func invalidateScreen() { pageComplete = [false, false] }
 
-    /// Writes each rectangle of the shadow (clipped to it) to the single
-    /// page with `pwrite`, first changed byte to last; a driver that refuses
-    /// (`EINVAL`, `ENOSYS`, `EPERM`, `EFBIG`, `ENOSPC`) gets the rest
-    /// copied through the mapping, now and from then on.
+    /// Writes the rectangles of the shadow (clipped to it) to the single
+    /// page with `pwrite`: one write for each band of rows that rectangles
+    /// cover, from its first changed byte to its last. The rows between go
+    /// whole (one call; a driver's damage for a write of several rows is
+    /// those rows whole anyway), so a row two rectangles share, side by side
+    /// or overlapping, is written once. A driver that refuses (`EINVAL`,
+    /// `ENOSYS`, `EPERM`, `EFBIG`, `ENOSPC`) gets the rest copied through
+    /// the mapping, now and from then on. Sorts `rects` by their top rows.
     /// - Returns: the pixels of the rectangles.
     /// - Throws: `SystemError` when the device fails (gone: `ENODEV`, `EIO`).
-    private func write(_ rects: [IntRect], _ fd: FileDescriptor) throws(SystemError) -> Int {
+    private func write(_ rects: inout [IntRect], _ fd: FileDescriptor) throws(SystemError) -> Int {
         let source = shadow.surface
         let bpp = geometry.format.bytesPerPixel
         let pageStart = Int(variable.yoffset) * geometry.stride + Int(variable.xoffset) * bpp
+        var kept = 0
+        for r in rects where !r.intersection(source.bounds).isEmpty {
+            rects[kept] = r.intersection(source.bounds)
+            kept += 1
+        }
+        rects.removeLast(rects.count - kept)
+        // By top row, in place (a few rectangles).
+        for i in rects.indices.dropFirst() {
+            var j = i
+            while j > 0 && rects[j - 1].y > rects[j].y {
+                rects.swapAt(j - 1, j)
+                j -= 1
+            }
+        }
         var pixels = 0
-        for (i, rect) in rects.enumerated() {
-            let r = rect.intersection(source.bounds)
-            if r.isEmpty { continue }
-            let first = r.y * source.stride + r.x * bpp
-            let end = (r.maxY - 1) * source.stride + r.maxX * bpp
+        var i = 0
+        while i < rects.count {
+            // The band: every rectangle starting before the rows so far end.
+            var bottom = rects[i].maxY
+            var j = i + 1
+            while j < rects.count && rects[j].y <= bottom {
+                bottom = max(bottom, rects[j].maxY)
+                j += 1
+            }
+            let top = rects[i].y
+            var firstX = Int.max
+            var lastX = Int.min
+            for r in rects[i..<j] {
+                if r.y == top { firstX = min(firstX, r.x) }
+                if r.maxY == bottom { lastX = max(lastX, r.maxX) }
+            }
+            let first = top * source.stride + firstX * bpp
+            let end = (bottom - 1) * source.stride + lastX * bpp
             do throws(SystemError) {
                 try system.pwrite(
                     fd, source.base + first, count: end - first, offset: Int64(pageStart + first))
@@ -268,7 +299,8 @@ package final class FramebufferDisplay: HandOverDisplay {
                 let rest = Array(rects[i...])
                 return pixels + DamageCopy.copy(rest, from: source, to: page(front))
             }
-            pixels += r.width * r.height
+            for r in rects[i..<j] { pixels += r.width * r.height }
+            i = j
         }
         return pixels
     }

@@ -2,6 +2,7 @@
 public struct IntRect: Hashable, Sendable {
     public var x: Int, y: Int, width: Int, height: Int
 
+    @inlinable
     public init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x
         self.y = y
@@ -9,11 +10,12 @@ public struct IntRect: Hashable, Sendable {
         self.height = height
     }
 
-    public var isEmpty: Bool { width <= 0 || height <= 0 }
-    public var maxX: Int { x + width }
-    public var maxY: Int { y + height }
+    @inlinable public var isEmpty: Bool { width <= 0 || height <= 0 }
+    @inlinable public var maxX: Int { x + width }
+    @inlinable public var maxY: Int { y + height }
 
     /// The common part of two rectangles (empty when they do not meet).
+    @inlinable
     public func intersection(_ o: IntRect) -> IntRect {
         let x0 = Swift.max(x, o.x)
         let y0 = Swift.max(y, o.y)
@@ -25,6 +27,7 @@ public struct IntRect: Hashable, Sendable {
 
 extension IntRect {
     /// The smallest rectangle holding both (an empty one adds nothing).
+    @inlinable
     public func union(_ o: IntRect) -> IntRect {
         if isEmpty { return o }
         if o.isEmpty { return self }

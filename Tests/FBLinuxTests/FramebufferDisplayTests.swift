@@ -200,6 +200,44 @@ import Testing
         #expect(screen(12, 21) == 0x00_00FF && display.pixelsCopied == 64 * 32 + 45)
     }
 
+    /// Rectangles that share rows (side by side or overlapping, as a
+    /// spinner's leaves do) go in one `pwrite` for their band of rows, from
+    /// its first changed byte to its last, so no row is written twice; a
+    /// band of rows of its own gets its own.
+    @Test func rectanglesSharingRowsGoInOnePwrite() throws {
+        let v = FakeFramebuffer.variable(
+            width: 64, height: 32, bpp: 32, red: (16, 8), green: (8, 8), blue: (0, 8))
+        let mock = FakeFramebuffer.mock(
+            v, FakeFramebuffer.fixed(id: "bochs-drmdrmfb", lineLength: 256, memory: 256 * 32))
+        let display = try FramebufferDisplay(path: "/dev/fb0", system: mock)
+        defer { display.close() }
+        let raster = Rasterizer()
+        var back = try display.backBuffer()
+        raster.clear(back.surface, to: Color(rgb: 0x0010_2040))
+        try display.present(damage: [back.surface.bounds])
+        back = try display.backBuffer()
+        let a = IntRect(x: 40, y: 10, width: 5, height: 3)
+        let b = IntRect(x: 10, y: 11, width: 5, height: 4)
+        let c = IntRect(x: 12, y: 25, width: 3, height: 2)
+        for r in [a, b, c] { raster.clear(back.surface, to: Color(rgb: 0x00FF_0000), in: r) }
+        let mark = mock.trace.count
+        try display.present(damage: [c, b, a, b])
+        // Rows 10-14: from (40, 10) to the end of (14, 14); rows 25-26 alone.
+        #expect(
+            mock.calls(since: mark) == [
+                "ioctl FBIOGET_VSCREENINFO", "pwrite 924 at 2720", "pwrite 268 at 6448",
+            ])
+        let memory = try #require(mock.mappings.first?.key)
+        for r in [a, b, c] {
+            for y in r.y..<r.maxY {
+                for x in r.x..<r.maxX {
+                    #expect(
+                        (memory + y * 256 + x * 4).load(as: UInt32.self) & 0xFF_FFFF == 0xFF_0000)
+                }
+            }
+        }
+    }
+
     /// With room for two pages: draw into the hidden one, pan to it, wait for vsync before the next.
     @Test func doubleBufferedDevicesPanAndWaitForVSync() throws {
         let v = FakeFramebuffer.variable(
