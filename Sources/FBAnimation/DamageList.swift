@@ -87,9 +87,9 @@ public struct DamageList: Sendable, Equatable {
         }
     }
 
-    /// Rectangles a presented list keeps: a spinner's leaves in fewer,
-    /// overlapping less.
-    static let presentLimit = 8
+    /// Rectangles a presented list keeps: a spinner's twelve leaves each
+    /// its own (merging more would copy less twice but cost more to find).
+    static let presentLimit = 12
 
     /// Appends `rect`, merged with each rectangle its box adds little to.
     private mutating func put(_ rect: IntRect) {

@@ -91,8 +91,21 @@ struct FrameDamage {
         if let delta = arcChange(shown[i], op) {
             change(delta)
         } else {
-            change(shownBounds[i])
-            change(b)
+            changed.add(shownBounds[i])
+            changed.add(b)
+            // Its old and new places as one part where their box adds
+            // little (a shape that moved a little), else two.
+            if keepsParts {
+                let was = shownBounds[i]
+                if 4 &* DamageList.waste(was, b)
+                    <= min(was.width &* was.height, b.width &* b.height)
+                {
+                    parts.append(was.union(b))
+                } else {
+                    if !was.isEmpty { parts.append(was) }
+                    if !b.isEmpty { parts.append(b) }
+                }
+            }
         }
     }
 
