@@ -255,9 +255,11 @@ package final class FramebufferDisplay: HandOverDisplay {
         let source = shadow.surface
         let bpp = geometry.format.bytesPerPixel
         let pageStart = Int(variable.yoffset) * geometry.stride + Int(variable.xoffset) * bpp
+        // By index: a `for ... in rects` would hold the array while it is
+        // written, and copy it (an allocation a present).
         var kept = 0
-        for r in rects where !r.intersection(source.bounds).isEmpty {
-            rects[kept] = r.intersection(source.bounds)
+        for i in rects.indices where !rects[i].intersection(source.bounds).isEmpty {
+            rects[kept] = rects[i].intersection(source.bounds)
             kept += 1
         }
         rects.removeLast(rects.count - kept)
