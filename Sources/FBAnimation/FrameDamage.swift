@@ -19,8 +19,9 @@ struct FrameDamage {
     private(set) var unchanged: [Bool] = []
     /// What the frame compared last changed (clipped to the screen).
     private(set) var changed = DamageList()
-    /// The rectangles `changed` was made of, each shape's own (its old
-    /// and new places), not merged; and, when the frame compared last is
+    /// The rectangles `changed` was made of, each changed shape's own (its
+    /// old and new places, as one when their box adds little), not merged
+    /// with other shapes'; and, when the frame compared last is
     /// presented to a buffer that holds the frame before it (age 1), those
     /// of them on the screen: the pixels that differ, without the space
     /// between shapes a merge takes in (a spinner's middle and corners:

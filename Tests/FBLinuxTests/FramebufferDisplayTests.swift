@@ -153,16 +153,21 @@ import Testing
         #expect((memory + 20 * 656 + 640).load(as: UInt64.self) == 0)
     }
 
-    /// A single page laid out as the shadow (bochs-drm's fbdev): the damage goes by `pwrite`,
-    /// one call a rectangle from its first byte to its last, never through the mapping
-    /// (DRM fbdev emulation's deferred I/O faults on each page written there); a driver that
-    /// refuses `pwrite` gets the mapping from then on.
-    @Test func aSinglePageGetsTheDamageByPwrite() throws {
+    /// A single page laid out as the shadow (bochs-drm's fbdev), 64x32 at 32 bits.
+    private func bochsSinglePage() throws -> (MockSystemCalls, FramebufferDisplay) {
         let v = FakeFramebuffer.variable(
             width: 64, height: 32, bpp: 32, red: (16, 8), green: (8, 8), blue: (0, 8))
         let mock = FakeFramebuffer.mock(
             v, FakeFramebuffer.fixed(id: "bochs-drmdrmfb", lineLength: 256, memory: 256 * 32))
-        let display = try FramebufferDisplay(path: "/dev/fb0", system: mock)
+        return (mock, try FramebufferDisplay(path: "/dev/fb0", system: mock))
+    }
+
+    /// A single page laid out as the shadow (bochs-drm's fbdev): the damage goes by `pwrite`,
+    /// one call a band of rows from its first byte to its last, never through the mapping
+    /// (DRM fbdev emulation's deferred I/O faults on each page written there); a driver that
+    /// refuses `pwrite` gets the mapping from then on.
+    @Test func aSinglePageGetsTheDamageByPwrite() throws {
+        let (mock, display) = try bochsSinglePage()
         defer { display.close() }
         let raster = Rasterizer()
         var back = try display.backBuffer()
@@ -205,11 +210,7 @@ import Testing
     /// its first changed byte to its last, so no row is written twice; a
     /// band of rows of its own gets its own.
     @Test func rectanglesSharingRowsGoInOnePwrite() throws {
-        let v = FakeFramebuffer.variable(
-            width: 64, height: 32, bpp: 32, red: (16, 8), green: (8, 8), blue: (0, 8))
-        let mock = FakeFramebuffer.mock(
-            v, FakeFramebuffer.fixed(id: "bochs-drmdrmfb", lineLength: 256, memory: 256 * 32))
-        let display = try FramebufferDisplay(path: "/dev/fb0", system: mock)
+        let (mock, display) = try bochsSinglePage()
         defer { display.close() }
         let raster = Rasterizer()
         var back = try display.backBuffer()
