@@ -126,17 +126,11 @@ extension Rasterizer {
         guard polygon.vertexCount >= 3 else { return }
         let area = HalfTurn.mirror(partnerBounds, on: surface.bounds)
             .intersection(clip.intersection(surface.bounds))
-        var top = area.y
-        while top < area.maxY {
-            let strip = IntRect(
-                x: area.x, y: top, width: area.width,
-                height: min(Rasterizer.stripRows, area.maxY - top))
-            accumulator.begin(HalfTurn.mirror(strip, on: surface.bounds))
-            accumulator.add(polygon)
+        _ = strips(polygon, area, reflectedOn: surface.bounds) { strip in
             paintRows(
                 MirroredRows(source: accumulator, mirror: rowMirror, bounds: strip), paint,
                 transform, surface, cache)
-            top += strip.height
+            return true
         }
     }
 
@@ -242,24 +236,17 @@ extension Rasterizer {
             cache.keptFull = true
             return nil
         }
-        var top = area.y
-        while top < area.maxY {
-            let strip = IntRect(
-                x: area.x, y: top, width: area.width,
-                height: min(Rasterizer.stripRows, area.maxY - top))
-            accumulator.begin(partner == nil ? strip : HalfTurn.mirror(strip, on: surface.bounds))
-            accumulator.add(polygon)
-            let kept =
-                partner == nil
+        let mirror = partner == nil ? nil : surface.bounds
+        let kept = strips(polygon, area, reflectedOn: mirror) { strip in
+            mirror == nil
                 ? append(accumulator, strip.height, cache)
                 : append(
                     MirroredRows(source: accumulator, mirror: rowMirror, bounds: strip),
                     strip.height, cache)
-            if !kept {
-                cache.keptFull = true
-                return nil
-            }
-            top += strip.height
+        }
+        if !kept {
+            cache.keptFull = true
+            return nil
         }
         cache.kept.commit()
         return cache.kept.entry(key)

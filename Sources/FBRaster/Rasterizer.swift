@@ -106,22 +106,42 @@ public final class Rasterizer {
         guard polygon.vertexCount >= 3 else { return }
         let area = bounds.intersection((clip ?? surface.bounds).intersection(surface.bounds))
         if area.isEmpty { return }
-        // In strips of rows: the cells of a strip, not of a whole large shape
-        // (a radar's disc at 800x480: 100 KB, not 640). A fill clipped to a
-        // strip gives the bytes of the whole fill there, so strips change nothing
-        // but memory; bands of edges outside a strip are skipped whole.
-        var top = area.y
-        while top < area.maxY {
-            let rows = min(Rasterizer.stripRows, area.maxY - top)
-            accumulator.begin(IntRect(x: area.x, y: top, width: area.width, height: rows))
-            accumulator.add(polygon)
+        _ = strips(polygon, area) { _ in
             paintRows(accumulator, paint, transform, surface, cache)
-            top += rows
+            return true
         }
     }
 
     /// Rows of cells a fill accumulates at once.
     static let stripRows = 64
+
+    /// Accumulates `polygon` over `area` a strip of rows at a time and
+    /// hands each strip to `body` while the accumulator holds it; `false`
+    /// as soon as `body` gives `false`. With `mirror` (a surface's bounds),
+    /// the accumulator holds the strip reflected through that surface's
+    /// centre (`HalfTurn`), which `MirroredRows` turns back.
+    ///
+    /// In strips: the cells of a strip, not of a whole large shape (a
+    /// radar's disc at 800x480: 100 KB, not 640). A fill clipped to a strip
+    /// gives the bytes of the whole fill there, so strips change nothing but
+    /// memory; bands of edges outside a strip are skipped whole.
+    @inline(__always)
+    func strips(
+        _ polygon: Polygon<Subpixel>, _ area: IntRect, reflectedOn mirror: IntRect? = nil,
+        _ body: (IntRect) -> Bool
+    ) -> Bool {
+        var top = area.y
+        while top < area.maxY {
+            let strip = IntRect(
+                x: area.x, y: top, width: area.width,
+                height: min(Rasterizer.stripRows, area.maxY - top))
+            accumulator.begin(mirror.map { HalfTurn.mirror(strip, on: $0) } ?? strip)
+            accumulator.add(polygon)
+            if !body(strip) { return false }
+            top += strip.height
+        }
+        return true
+    }
 
     private func reserveScratch(_ width: Int) {
         if scratchCapacity < width {
