@@ -4,38 +4,51 @@
 
 /// Reading the row code.
 enum CoverageCode {
-    /// The segments of the row whose code starts at `p`: first byte, and
-    /// the byte after the last (the next row's code).
-    @inline(__always)
-    static func row(_ p: UnsafePointer<UInt8>) -> (UnsafePointer<UInt8>, end: UnsafePointer<UInt8>)
-    {
-        // Selects, not branches (each branch a block dispatch under an
-        // emulator). The two bytes after the count are read even when they
-        // are not the row's: they are inside the block all the same, as
-        // `CoverageCache.append` keeps 3 bytes free for each row it adds.
-        let n = Int(p[0])
-        let long = n == 255
-        let first = p + (long ? 3 : 1)
-        return (first, first + (long ? Int(p[1]) | Int(p[2]) << 8 : n))
-    }
+    /// Header bit: the segment is its row's last.
+    static let lastBit: UInt32 = 1 << 28
 
-    /// The segment whose code starts at `p`, and where the next one starts.
+    /// The segment whose code starts at `p`: its first pixel (from the
+    /// area's left edge), its counts and alphas, where the code goes on,
+    /// and whether it ends its row. A row's only segment may be empty
+    /// (`a`, `f` and `b` all 0: a row with nothing covered).
     @inline(__always)
     static func segment(
         _ p: UnsafePointer<UInt8>
     ) -> (
-        gap: Int, a: Int, f: Int, b: Int, values: UnsafePointer<UInt8>, next: UnsafePointer<UInt8>
+        x: Int, a: Int, f: Int, b: Int, values: UnsafePointer<UInt8>,
+        next: UnsafePointer<UInt8>, last: Bool
     ) {
-        // Selects, not branches, as in `row`: a segment's two header bytes
-        // always follow its gap byte.
-        let short = Int(p[0])
-        let long = short == 255
-        let gap = long ? Int(p[1]) | Int(p[2]) << 8 : short
-        let q = p + (long ? 3 : 1)
-        let a = Int(q[0] >> 4)
-        let b = Int(q[0] & 15)
-        let values = q + 2
-        return (gap, a, Int(q[1]), b, values, values + (a &+ b))
+        // One load and shifts: no byte counts to decode, no x to add up.
+        let h = UInt32(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt32.self))
+        let a = Int(truncatingIfNeeded: h &>> 12 & 15)
+        let b = Int(truncatingIfNeeded: h &>> 16 & 15)
+        let values = p + 4
+        return (
+            Int(truncatingIfNeeded: h & 0xFFF), a, Int(truncatingIfNeeded: h &>> 20 & 255), b,
+            values, values + (a &+ b), h & lastBit != 0
+        )
+    }
+
+    /// Where the row after the one whose code (or a segment of it) is at `p` starts.
+    static func rowAfter(_ p: UnsafePointer<UInt8>) -> UnsafePointer<UInt8> {
+        var p = p
+        while true {
+            let s = segment(p)
+            p = s.next
+            if s.last { return p }
+        }
+    }
+
+    /// Writes a segment's header at `p`.
+    @inline(__always)
+    static func putHeader(
+        _ p: UnsafeMutablePointer<UInt8>, x: Int, a: Int, f: Int, b: Int, last: Bool
+    ) {
+        let h =
+            UInt32(truncatingIfNeeded: x) | UInt32(truncatingIfNeeded: a) << 12
+            | UInt32(truncatingIfNeeded: b) << 16 | UInt32(truncatingIfNeeded: f) << 20
+            | (last ? lastBit : 0)
+        UnsafeMutableRawPointer(p).storeBytes(of: h.littleEndian, as: UInt32.self)
     }
 }
 
@@ -46,8 +59,11 @@ struct SegmentWriter {
     var p: Int
     /// The pixel after the last segment.
     var end = 0
-    /// Where the open segment's counts go; -1 when none is open.
+    /// Where the open segment's header goes; -1 when none is open.
     var header = -1
+    /// Where the last closed segment's header is; -1 when none is.
+    var closed = -1
+    var x = 0
     var a = 0
     var f = 0
     var b = 0
@@ -59,27 +75,29 @@ struct SegmentWriter {
 
     mutating func open(_ x: Int) {
         close()
-        let gap = x - end
-        if gap < 255 {
-            block[p] = UInt8(gap)
-            p += 1
-        } else {
-            block[p] = 255
-            block[p + 1] = UInt8(truncatingIfNeeded: gap)
-            block[p + 2] = UInt8(truncatingIfNeeded: gap >> 8)
-            p += 3
-        }
         header = p
-        p += 2
-        (a, f, b) = (0, 0, 0)
+        p += 4
+        (self.x, a, f, b) = (x, 0, 0, 0)
         end = x
     }
 
     mutating func close() {
         guard header >= 0 else { return }
-        block[header] = UInt8(a << 4 | b)
-        block[header + 1] = UInt8(f)
+        CoverageCode.putHeader(block + header, x: x, a: a, f: f, b: b, last: false)
+        closed = header
         header = -1
+    }
+
+    /// Ends the row: its last segment says so, or an empty one does for a
+    /// row with none.
+    mutating func endRow() {
+        close()
+        if closed < 0 {
+            CoverageCode.putHeader(block + p, x: 0, a: 0, f: 0, b: 0, last: true)
+            p += 4
+        } else {
+            block[closed + 3] |= UInt8(truncatingIfNeeded: CoverageCode.lastBit >> 24)
+        }
     }
 
     /// `n` fully covered pixels from `x`.
@@ -143,25 +161,28 @@ final class CoverageReplay: CoverageRows {
         bounds = clip
         left = area.x - clip.x
         cursor = rows
-        for _ in area.y..<clip.y { cursor = CoverageCode.row(cursor).end }
+        for _ in area.y..<clip.y { cursor = CoverageCode.rowAfter(cursor) }
     }
 
     /// The next row (`r` counts up from 0, one at a time).
     func resolveRow(_ r: Int) -> Int {
         // Locals, not properties, in the loop: no exclusivity checks.
-        var (p, end) = CoverageCode.row(cursor)
-        cursor = end
+        var p = cursor
         var out = RunWriter(runs: runs, alpha: alpha, width: bounds.width)
-        var x = left
-        while p < end && x < out.width {
+        while true {
             let s = CoverageCode.segment(p)
             p = s.next
-            x += s.gap
+            let x = left + s.x
+            if x >= out.width {
+                if !s.last { p = CoverageCode.rowAfter(p) }
+                break
+            }
             out.mask(x, s.a, s.values)
             out.constant(x + s.a, s.f, 255)
             out.mask(x + s.a + s.f, s.b, s.values + s.a)
-            x += s.a + s.f + s.b
+            if s.last { break }
         }
+        cursor = p
         return out.count
     }
 }

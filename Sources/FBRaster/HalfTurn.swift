@@ -150,62 +150,47 @@ final class ReflectedCode {
         var row = code
         for r in 0..<area.height {
             rows[r] = row
-            row = CoverageCode.row(row).end
+            row = CoverageCode.rowAfter(row)
         }
+        // The rows' ends: the next row's start, and for the last, `row`.
         for r in stride(from: area.height - 1, through: 0, by: -1) {
-            let (first, end) = CoverageCode.row(rows[r])
-            // A gap may grow from one byte to three: the gaps of a row add
-            // up to less than its width, so at most width / 255 + 1 do.
-            let bound = (end - first) + 2 * (area.width / 255 + 1)
+            let first = rows[r]
+            let end = r + 1 < area.height ? rows[r + 1] : row
+            // A row turned end to end takes the bytes it took.
             let width = area.width
-            let written = kept.appendRow(maxBytes: bound) { out in
-                self.write(first, end, width, out)
+            let written = kept.appendRow(maxBytes: end - first) { out in
+                self.write(first, width, out)
             }
             if !written { return false }
         }
         return true
     }
 
-    /// The segments from `p` to `end` (a row `width` pixels wide) turned
+    /// The row whose code starts at `p` (a row `width` pixels wide) turned
     /// end to end, written at `out`; the bytes written.
     private func write(
-        _ p: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, _ width: Int,
-        _ out: UnsafeMutablePointer<UInt8>
+        _ p: UnsafePointer<UInt8>, _ width: Int, _ out: UnsafeMutablePointer<UInt8>
     ) -> Int {
         var count = 0
-        var x = 0
         var p = p
-        while p < end {
+        while true {
             let s = CoverageCode.segment(p)
-            x &+= s.gap
-            segments[count] = (x, p)
+            segments[count] = (s.x, p)
             count &+= 1
-            x &+= s.a &+ s.f &+ s.b
             p = s.next
+            if s.last { break }
         }
         var q = out
-        var at = 0
         for j in stride(from: count - 1, through: 0, by: -1) {
             let s = CoverageCode.segment(segments[j].code)
             let n = s.a &+ s.b
-            let start = width &- segments[j].x &- (n &+ s.f)
-            let gap = start &- at
-            if gap < 255 {
-                q[0] = UInt8(truncatingIfNeeded: gap)
-                q += 1
-            } else {
-                q[0] = 255
-                q[1] = UInt8(truncatingIfNeeded: gap)
-                q[2] = UInt8(truncatingIfNeeded: gap >> 8)
-                q += 3
-            }
+            // An empty row stays one empty segment at 0.
+            let x = n &+ s.f == 0 ? 0 : width &- segments[j].x &- (n &+ s.f)
             // `a` and `b` trade places; the values, left edge then right,
             // all run backwards.
-            q[0] = UInt8(truncatingIfNeeded: s.b << 4 | s.a)
-            q[1] = UInt8(truncatingIfNeeded: s.f)
-            for i in 0..<n { q[2 &+ i] = s.values[n &- 1 &- i] }
-            q += 2 &+ n
-            at = start &+ n &+ s.f
+            CoverageCode.putHeader(q, x: x, a: s.b, f: s.f, b: s.a, last: j == 0)
+            for i in 0..<n { q[4 &+ i] = s.values[n &- 1 &- i] }
+            q += 4 &+ n
         }
         return q - out
     }

@@ -19,7 +19,7 @@ enum KeptPainter<C: PixelCodec> {
         let rgb = color.rgb
         let alpha = UInt32(color.a)
         var row = code
-        for _ in area.y..<clip.y { row = CoverageCode.row(row).end }
+        for _ in area.y..<clip.y { row = CoverageCode.rowAfter(row) }
         var table: UnsafePointer<UInt32>?
         var dst: UInt32 = 0
         if alpha == 255 && C.bytesPerPixel > 2 {
@@ -44,29 +44,35 @@ enum KeptPainter<C: PixelCodec> {
         let x0 = clip.x
         let x1 = clip.maxX
         for y in clip.y..<clip.maxY {
-            var (p, end) = CoverageCode.row(row)
-            row = end
+            var p = row
             let line = surface.base + y &* surface.stride
-            var x = area.x
             var painted = RowMarks()
-            while p < end {
-                let (gap, a, f, b, values, next) = CoverageCode.segment(p)
+            while true {
+                let (sx, a, f, b, values, next, last) = CoverageCode.segment(p)
                 p = next
-                x &+= gap
-                if x >= x1 { break }
-                let segmentEnd = x &+ a &+ f &+ b
-                defer { x = segmentEnd }
-                if segmentEnd <= x0 { continue }
-                if x >= x0 && segmentEnd <= x1 {
-                    // Wholly inside the clip: no clipping.
-                    if a > 0 { edge(line, x, a, y, rgb, alpha, values, dst, table) }
-                    if f > 0 { full(line, x &+ a, f, y, rgb, alpha) }
-                    if b > 0 { edge(line, x &+ a &+ f, b, y, rgb, alpha, values + a, dst, table) }
-                } else {
-                    clipped(line, x, a, f, b, values, x0, x1, y, rgb, alpha, dst, table)
+                let x = area.x &+ sx
+                if x >= x1 {
+                    if !last { p = CoverageCode.rowAfter(p) }
+                    break
                 }
-                if let marks { painted.add(max(x, x0), min(segmentEnd, x1), y, marks) }
+                let segmentEnd = x &+ a &+ f &+ b
+                // (Only an empty row's segment is empty.)
+                if segmentEnd > x0 && segmentEnd > x {
+                    if x >= x0 && segmentEnd <= x1 {
+                        // Wholly inside the clip: no clipping.
+                        if a > 0 { edge(line, x, a, y, rgb, alpha, values, dst, table) }
+                        if f > 0 { full(line, x &+ a, f, y, rgb, alpha) }
+                        if b > 0 {
+                            edge(line, x &+ a &+ f, b, y, rgb, alpha, values + a, dst, table)
+                        }
+                    } else {
+                        clipped(line, x, a, f, b, values, x0, x1, y, rgb, alpha, dst, table)
+                    }
+                    if let marks { painted.add(max(x, x0), min(segmentEnd, x1), y, marks) }
+                }
+                if last { break }
             }
+            row = p
             if let marks { painted.flush(y, marks) }
         }
     }
@@ -80,27 +86,27 @@ enum KeptPainter<C: PixelCodec> {
         _ code: UnsafePointer<UInt8>, x left: Int, rows: Range<Int>, _ surface: Surface,
         _ rgb: UInt32, _ dst: UInt32, _ table: UnsafePointer<UInt32>, _ marks: PaintedBlocks?
     ) {
-        var row = code
+        var p = code
+        var line = surface.base + rows.lowerBound &* surface.stride
         for y in rows {
-            var (p, end) = CoverageCode.row(row)
-            row = end
-            let line = surface.base + y &* surface.stride
-            var x = left
             var painted = RowMarks()
-            while p < end {
-                let (gap, a, f, b, values, next) = CoverageCode.segment(p)
+            while true {
+                let (sx, a, f, b, values, next, last) = CoverageCode.segment(p)
                 p = next
-                x &+= gap
-                let start = x
+                let start = left &+ sx
+                var x = start
                 if a > 0 { edges(line, x, a, y, rgb, values, dst, table) }
                 x &+= a
                 if f > 0 { Spans<C>.fill(line, x: x, count: f, y: y, rgb: rgb) }
                 x &+= f
                 if b > 0 { edges(line, x, b, y, rgb, values + a, dst, table) }
                 x &+= b
-                if let marks { painted.add(start, x, y, marks) }
+                // (Only an empty row's segment is empty.)
+                if let marks, x > start { painted.add(start, x, y, marks) }
+                if last { break }
             }
             if let marks { painted.flush(y, marks) }
+            line += surface.stride
         }
     }
 

@@ -139,9 +139,9 @@ import _FBTestSupport
         #expect(kept > 0 && kept < 40)
     }
 
-    /// The code's long forms: a gap of 255 pixels or more between two
-    /// segments (across an annulus's hole) and a row of 255 bytes or more
-    /// (a sliver 3 pixels tall and 605 long: its edges cross hundreds of
+    /// Wide rows of code: segments hundreds of pixels from the area's left
+    /// edge (across an annulus's hole) and rows of hundreds of bytes (a
+    /// sliver 3 pixels tall and 605 long: its edges cross hundreds of
     /// pixels a row). Replayed, they give the bytes of a plain fill.
     @Test func longGapsAndLongRowsReplayAsPlainFills() {
         let (w, h) = (620, 600)
@@ -172,6 +172,59 @@ import _FBTestSupport
             #expect(differingBytes(kept, plain) == 0, "pass \(pass)")
         }
         #expect(cache.keptCoverage.shapes == 2)
+    }
+
+    /// A kept ring replayed through clips that end or begin in its hole,
+    /// so that a row's code is left before its last segment: with one
+    /// colour (painted from the code) and with a sweep (replayed as runs),
+    /// the rows after it are the right ones (the same bytes as plain fills).
+    @Test func clipsEndingInsideARowReplayAsPlainFills() {
+        let (w, h) = (80, 80)
+        let ring = Shape.annulus(
+            center: Point(x: Fixed(40), y: Fixed(40)), inner: Fixed(18), outer: Fixed(30))
+        // Three bars on the same rows (edges off the pixel grid): a row of
+        // three segments, two of them right of a clip ending at x = 20.
+        var bars = Path()
+        for left in [8.25, 38.5, 66.75] {
+            bars.move(to: Point(x: Fixed(left), y: Fixed(6.5)))
+            bars.line(to: Point(x: Fixed(left + 7.5), y: Fixed(6.5)))
+            bars.line(to: Point(x: Fixed(left + 7.5), y: Fixed(73.25)))
+            bars.line(to: Point(x: Fixed(left), y: Fixed(73.25)))
+            bars.close()
+        }
+        let paints: [Paint] = [
+            .solid(Color(rgb: 0xFF9500)), .solid(Color(rgb: 0x34C759, alpha: 128)),
+            .sweep(
+                SweepGradient(
+                    center: Point(x: Fixed(40), y: Fixed(40)), start: .zero,
+                    sweep: AngleSpan(raw: 1 << 31), color: Color(rgb: 0x5856D6),
+                    startAlpha: 0, endAlpha: 255)),
+        ]
+        let clips = [
+            IntRect(x: 0, y: 0, width: 40, height: 80), IntRect(x: 5, y: 12, width: 30, height: 50),
+            IntRect(x: 40, y: 0, width: 40, height: 80),
+            IntRect(x: 30, y: 20, width: 20, height: 40),
+            IntRect(x: 0, y: 3, width: 20, height: 70),
+        ]
+        let backdrop = Color(rgb: 0x1C1C1E)
+        for paint in paints {
+            let keeping = Rasterizer()
+            let cache = RasterCache()
+            for clip in clips {
+                for shape in [ring, .path(bars)] {
+                    let kept = PixelBuffer(width: w, height: h, format: .xrgb8888)
+                    let plain = PixelBuffer(width: w, height: h, format: .xrgb8888)
+                    Rasterizer().clear(plain.surface, to: backdrop)
+                    Rasterizer().fill(shape, paint: paint, on: plain.surface, clip: clip)
+                    keeping.clear(kept.surface, to: backdrop, cache: cache)
+                    keeping.fill(
+                        shape, paint: paint, on: kept.surface, clip: clip, cache: cache,
+                        keepCoverage: true)
+                    #expect(differingBytes(kept, plain) == 0, "\(paint) through \(clip)")
+                }
+            }
+            #expect(cache.keptCoverage.shapes == 2)
+        }
     }
 
     /// Coverage kept on a small surface does not reach the pixels a larger
