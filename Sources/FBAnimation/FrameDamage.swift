@@ -11,8 +11,12 @@ struct FrameDamage {
     /// The frame last compared, placed on the screen, and its shapes' bounds.
     private(set) var shown: [DrawOp] = []
     private(set) var shownBounds: [IntRect] = []
+    /// The coverage the raster cache kept for each shape when its bounds
+    /// were found (`Rasterizer.keptBounds`), for its fill.
+    private(set) var shownKept: [KeptCoverage?] = []
     private var current: [DrawOp] = []
     private var currentBounds: [IntRect] = []
+    private var currentKept: [KeptCoverage?] = []
     /// For each shape of the frame compared last, whether it equals the
     /// one in its place in the frame before (the still layer counts on it,
     /// instead of comparing every shape again).
@@ -52,6 +56,7 @@ struct FrameDamage {
     mutating func begin(keepingParts: Bool = false) {
         current.removeAll(keepingCapacity: true)
         currentBounds.removeAll(keepingCapacity: true)
+        currentKept.removeAll(keepingCapacity: true)
         unchanged.removeAll(keepingCapacity: true)
         changed.removeAll()
         parts.removeAll(keepingCapacity: true)
@@ -67,28 +72,32 @@ struct FrameDamage {
     }
 
     /// The new frame's next shape, `op` (placed on the screen). `bounds`
-    /// gives a shape's pixels when it is not the one shown in its place;
-    /// `arcChange` the pixels between the ends of an arc that only grew or
-    /// shrank (`nil` for any other change).
+    /// gives a shape's pixels (and its kept coverage, if any) when it is
+    /// not the one shown in its place; `arcChange` the pixels between the
+    /// ends of an arc that only grew or shrank (`nil` for any other change).
     mutating func add(
-        _ op: DrawOp, bounds: (DrawOp) -> IntRect, arcChange: (DrawOp, DrawOp) -> IntRect?
+        _ op: DrawOp, bounds: (DrawOp) -> (IntRect, KeptCoverage?),
+        arcChange: (DrawOp, DrawOp) -> IntRect?
     ) {
         let i = current.count
         current.append(op)
         let same = i < shown.count && shown[i] == op
         unchanged.append(same)
         guard i < shown.count else {
-            let b = bounds(op)
+            let (b, kept) = bounds(op)
             currentBounds.append(b)
+            currentKept.append(kept)
             change(b)
             return
         }
         if same {
             currentBounds.append(shownBounds[i])
+            currentKept.append(shownKept[i])
             return
         }
-        let b = bounds(op)
+        let (b, kept) = bounds(op)
         currentBounds.append(b)
+        currentKept.append(kept)
         if let delta = arcChange(shown[i], op) {
             change(delta)
         } else {
@@ -123,6 +132,7 @@ struct FrameDamage {
         changed.clip(to: screen)
         swap(&shown, &current)
         swap(&shownBounds, &currentBounds)
+        swap(&shownKept, &currentKept)
         hasShown = true
         // A buffer of unknown contents (age 0) is drawn whole even when
         // nothing moved: it may not hold this picture at all.

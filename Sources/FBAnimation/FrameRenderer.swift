@@ -92,7 +92,7 @@ public final class FrameRenderer {
             damage.add(
                 op,
                 bounds: {
-                    rasterizer.bounds(
+                    rasterizer.keptBounds(
                         of: $0.shape, transform: $0.transform, cache: cache,
                         keptOn: $0.repeats ? surface.bounds : nil)
                 },
@@ -206,12 +206,13 @@ public final class FrameRenderer {
             let sparse = first > 0 && held?.isSparse(in: r, percent: 25) == true
             restore(r, surface, first, marked: sparse ? held : nil)
             map?.unmark(inside: r)
-            let (shown, bounds) = (self.damage.shown, self.damage.shownBounds)
+            let (shown, bounds, kept) =
+                (self.damage.shown, self.damage.shownBounds, self.damage.shownKept)
             for i in first..<shown.count where !bounds[i].intersection(r).isEmpty {
                 let op = shown[i]
                 rasterizer.fill(
                     op.shape, transform: op.transform, paint: op.paint, on: surface, clip: r,
-                    cache: cache, keepCoverage: op.repeats, marking: map)
+                    cache: cache, keepCoverage: op.repeats, marking: map, kept: kept[i])
             }
         }
     }

@@ -253,3 +253,12 @@ struct CoverageCache {
         pendingPath = nil
     }
 }
+
+/// Coverage a `RasterCache` keeps for one shape, transform and surface
+/// size, as `Rasterizer.keptBounds` found it: its fill paints it without
+/// a second look-up. Entries are never dropped, so it stays good.
+package struct KeptCoverage {
+    let entry: CoverageCache.Entry
+
+    init(_ entry: CoverageCache.Entry) { self.entry = entry }
+}

@@ -50,15 +50,29 @@ extension Rasterizer {
         of shape: Shape, transform: Transform = .identity, cache: RasterCache,
         keptOn surface: IntRect? = nil
     ) -> IntRect {
+        keptBounds(of: shape, transform: transform, cache: cache, keptOn: surface).bounds
+    }
+
+    /// `bounds(of:transform:cache:keptOn:)`, and the coverage `cache` keeps
+    /// for the fill on a surface of bounds `surface` (`nil`: none kept yet),
+    /// for that fill to paint without looking it up again
+    /// (`fill(_:...:kept:)`).
+    package func keptBounds(
+        of shape: Shape, transform: Transform = .identity, cache: RasterCache,
+        keptOn surface: IntRect? = nil
+    ) -> (bounds: IntRect, kept: KeptCoverage?) {
         if let surface, let partner = HalfTurn.partner(of: transform, on: surface) {
             let key = HalfTurn.key(shape, transform, on: surface, reflected: true)
-            if let entry = cache.kept.entry(key) { return entry.bounds }
-            return HalfTurn.mirror(bounds(of: shape, transform: partner, cache: cache), on: surface)
+            if let entry = cache.kept.entry(key) { return (entry.bounds, KeptCoverage(entry)) }
+            return (
+                HalfTurn.mirror(bounds(of: shape, transform: partner, cache: cache), on: surface),
+                nil
+            )
         }
         if let entry = cache.kept.entry(.init(shape: shape, transform: transform)) {
-            return entry.bounds
+            return (entry.bounds, surface == nil ? nil : KeptCoverage(entry))
         }
-        return cache.polygons.polygon(shape, transform, &flattener).bounds
+        return (cache.polygons.polygon(shape, transform, &flattener).bounds, nil)
     }
 
     /// `bounds(of: .arc(...), transform:)` without flattening the arc: the
@@ -81,11 +95,14 @@ extension Rasterizer {
     /// With `keepNew` false, coverage kept already is used but none is
     /// added (a still layer's one-off places would only fill the budget).
     ///
-    /// With `marking` (a map of the surface's size), the blocks painted are marked there.
+    /// With `marking` (a map of the surface's size), the blocks painted are
+    /// marked there. With `kept` (what `keptBounds` found for this shape,
+    /// transform and surface), a kept fill paints from it without looking
+    /// it up.
     package func fill(
         _ shape: Shape, transform: Transform = .identity, paint: Paint, on surface: Surface,
         clip: IntRect? = nil, cache: RasterCache, keepCoverage: Bool = false, keepNew: Bool = true,
-        marking: PaintedBlocks? = nil
+        marking: PaintedBlocks? = nil, kept: KeptCoverage? = nil
     ) {
         if case let .solid(color) = paint, color.a == 0 { return }
         precondition(
@@ -93,6 +110,11 @@ extension Rasterizer {
             "the map's size differs from the surface's")
         marks = marking
         defer { marks = nil }
+        if keepCoverage, let kept,
+            paintKept(kept.entry, paint, transform, surface, clip ?? surface.bounds, cache)
+        {
+            return
+        }
         if keepCoverage, let partner = HalfTurn.partner(of: transform, on: surface.bounds) {
             fillReflected(
                 shape, transform, partner, paint, surface, clip ?? surface.bounds, cache, keepNew)

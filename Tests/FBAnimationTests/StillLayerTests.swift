@@ -18,7 +18,7 @@ import Testing
             damage.begin()
             for x in xs {
                 damage.add(
-                    op(x), bounds: { _ in IntRect(x: 0, y: 0, width: 10, height: 10) },
+                    op(x), bounds: { _ in (IntRect(x: 0, y: 0, width: 10, height: 10), nil) },
                     arcChange: { _, _ in nil })
             }
             _ = damage.end(screen: screen, age: 1)
