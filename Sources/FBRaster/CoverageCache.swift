@@ -21,8 +21,9 @@
 /// alphas, `f` fully covered, `b` of their own alphas: the crossing of one
 /// stroke (its two edges and what is between) in one step, not three. A
 /// painter reads a header in one load, with no counts to decode and no
-/// position to add up (a spinner's frame: 17k instructions fewer than
-/// byte counts and gaps, for about a byte more a row).
+/// position to add up (a spinner's 600 frames at 800x480: 6.2M
+/// instructions fewer than byte counts and gaps, about 10k a frame, for
+/// about a byte more a row).
 struct CoverageCache {
     struct Key: Hashable {
         var shape: Shape
