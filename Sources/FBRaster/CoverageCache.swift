@@ -199,21 +199,7 @@ struct CoverageCache {
             abandon()
             return false
         }
-        var w = SegmentWriter(block: block, p: used)
-        for i in 0..<count {
-            let run = runs[i]
-            let s = Int(run.start)
-            let n = Int(run.count)
-            if run.alpha == 255 {
-                w.full(s, n)
-            } else if run.alpha < 0 {
-                w.alphas(s, n) { alpha[s + $0] }
-            } else {
-                w.alphas(s, n) { _ in UInt8(run.alpha) }
-            }
-        }
-        w.endRow()
-        used = w.p
+        used = SegmentWriter.row(runs, count: count, alpha: alpha, into: block + used) - block
         return true
     }
 

@@ -53,83 +53,81 @@ enum CoverageCode {
 }
 
 /// Writes one row's segments (see `CoverageCache`).
-struct SegmentWriter {
-    let block: UnsafeMutablePointer<UInt8>
-    /// The next byte to write.
-    var p: Int
-    /// The pixel after the last segment.
-    var end = 0
-    /// Where the open segment's header goes; -1 when none is open.
-    var header = -1
-    /// Where the last closed segment's header is; -1 when none is.
-    var closed = -1
-    var x = 0
-    var a = 0
-    var f = 0
-    var b = 0
-
-    init(block: UnsafeMutablePointer<UInt8>, p: Int) {
-        self.block = block
-        self.p = p
-    }
-
-    mutating func open(_ x: Int) {
-        close()
-        header = p
-        p += 4
-        (self.x, a, f, b) = (x, 0, 0, 0)
-        end = x
-    }
-
-    mutating func close() {
-        guard header >= 0 else { return }
-        CoverageCode.putHeader(block + header, x: x, a: a, f: f, b: b, last: false)
-        closed = header
-        header = -1
-    }
-
-    /// Ends the row: its last segment says so, or an empty one does for a
-    /// row with none.
-    mutating func endRow() {
-        close()
-        if closed < 0 {
-            CoverageCode.putHeader(block + p, x: 0, a: 0, f: 0, b: 0, last: true)
-            p += 4
+enum SegmentWriter {
+    /// Writes the row whose runs (`CoverageRun`, relative to the area's
+    /// left edge, in order) are `runs[0..<count]`, the mask pixels' alphas
+    /// in `alpha`, at `out`; returns where the code goes on.
+    ///
+    /// A segment takes pixels while they follow on: up to 15 partly
+    /// covered ones, up to 255 fully covered ones, up to 15 partly covered
+    /// ones again; then another opens. Each piece is taken at once (a copy,
+    /// not a test a pixel), and the open segment's counts stay in locals
+    /// until its header is written.
+    static func row(
+        _ runs: UnsafePointer<CoverageRun>, count: Int, alpha: UnsafePointer<UInt8>,
+        into out: UnsafeMutablePointer<UInt8>
+    ) -> UnsafeMutablePointer<UInt8> {
+        var p = out
+        // The open segment: its header's place (nil: none), first pixel,
+        // counts, and the pixel after it.
+        var header: UnsafeMutablePointer<UInt8>? = nil
+        var (x, a, f, b, end) = (0, 0, 0, 0, 0)
+        for i in 0..<count {
+            let run = runs[i]
+            var at = Int(truncatingIfNeeded: run.start)
+            let stop = at &+ Int(truncatingIfNeeded: run.count)
+            if run.alpha == 255 {
+                while at < stop {
+                    if header == nil || end != at || b > 0 || f == 255 {
+                        if let h = header {
+                            CoverageCode.putHeader(h, x: x, a: a, f: f, b: b, last: false)
+                        }
+                        header = p
+                        p += 4
+                        (x, a, f, b, end) = (at, 0, 0, 0, at)
+                    }
+                    let k = min(stop &- at, 255 &- f)
+                    f &+= k
+                    end &+= k
+                    at &+= k
+                }
+                continue
+            }
+            let values: UnsafePointer<UInt8>? = run.alpha < 0 ? alpha + at : nil
+            let value = UInt8(truncatingIfNeeded: run.alpha)
+            var from = 0
+            while at < stop {
+                var room = f == 0 ? 15 &- a : 15 &- b
+                if header == nil || end != at || room == 0 {
+                    if let h = header {
+                        CoverageCode.putHeader(h, x: x, a: a, f: f, b: b, last: false)
+                    }
+                    header = p
+                    p += 4
+                    (x, a, f, b, end) = (at, 0, 0, 0, at)
+                    room = 15
+                }
+                let k = min(stop &- at, room)
+                if f == 0 { a &+= k } else { b &+= k }
+                if let values {
+                    for j in 0..<k { p[j] = values[from &+ j] }
+                } else {
+                    for j in 0..<k { p[j] = value }
+                }
+                p += k
+                from &+= k
+                end &+= k
+                at &+= k
+            }
+        }
+        // The row's last segment says so, or an empty one does for a row with none.
+        if let h = header {
+            CoverageCode.putHeader(h, x: x, a: a, f: f, b: b, last: true)
         } else {
-            block[closed + 3] |= UInt8(truncatingIfNeeded: CoverageCode.lastBit >> 24)
+            CoverageCode.putHeader(p, x: 0, a: 0, f: 0, b: 0, last: true)
+            p += 4
         }
-    }
-
-    /// `n` fully covered pixels from `x`.
-    mutating func full(_ x: Int, _ n: Int) {
-        var left = n
-        while left > 0 {
-            if header < 0 || end != x + (n - left) || b > 0 || f == 255 { open(x + (n - left)) }
-            let k = min(left, 255 - f)
-            f += k
-            end += k
-            left -= k
-        }
-    }
-
-    /// `n` pixels from `x` whose alphas `value(i)` gives.
-    mutating func alphas(_ x: Int, _ n: Int, _ value: (Int) -> UInt8) {
-        for i in 0..<n {
-            if header < 0 || end != x + i {
-                open(x + i)
-            }
-            if f == 0 && a < 15 {
-                a += 1
-            } else if f > 0 && b < 15 {
-                b += 1
-            } else {
-                open(x + i)
-                a = 1
-            }
-            block[p] = value(i)
-            p += 1
-            end += 1
-        }
+        return p
     }
 }
 
