@@ -206,13 +206,21 @@ public final class FrameRenderer {
             let sparse = first > 0 && held?.isSparse(in: r, percent: 25) == true
             restore(r, surface, first, marked: sparse ? held : nil)
             map?.unmark(inside: r)
-            let (shown, bounds, kept) =
-                (self.damage.shown, self.damage.shownBounds, self.damage.shownKept)
+            let (shown, bounds, kept, unchanged) =
+                (
+                    self.damage.shown, self.damage.shownBounds, self.damage.shownKept,
+                    self.damage.unchanged
+                )
             for i in first..<shown.count where !bounds[i].intersection(r).isEmpty {
                 let op = shown[i]
+                // A shape that stayed put (a track, before the still layer
+                // takes it) is kept too: later rectangles paint it from its
+                // code instead of rasterizing their rows again (an orbit's
+                // hearts over its track: 5 % of the orbit's instructions).
                 rasterizer.fill(
                     op.shape, transform: op.transform, paint: op.paint, on: surface, clip: r,
-                    cache: cache, keepCoverage: op.repeats, marking: map, kept: kept[i])
+                    cache: cache, keepCoverage: op.repeats || unchanged[i], marking: map,
+                    kept: kept[i])
             }
         }
     }
