@@ -41,7 +41,18 @@ package final class PaintedBlocks {
         let first = (r.x + 3) >> 2
         let end = r.maxX == width ? (width + 3) >> 2 : r.maxX >> 2
         if first >= end { return }
-        for y in r.y..<r.maxY { PaintedBlocks.apply(bits + y * words, first, end, set: false) }
+        // A word of blocks at a time, down the rows: the mask is made once
+        // a word, not once a row (a heart's rectangle: one or two words).
+        for w in (first >> 6)...((end &- 1) >> 6) {
+            let lo = max(first &- w << 6, 0)
+            let hi = min(end &- w << 6, 64)
+            let keep = ~PaintedBlocks.blocks(lo, through: hi &- 1)
+            var p = bits + (r.y &* words &+ w)
+            for _ in r.y..<r.maxY {
+                p.pointee &= keep
+                p += words
+            }
+        }
     }
 
     /// Marks the blocks of `count` pixels from `x` on row `y` (inside the map).
