@@ -104,8 +104,10 @@ package final class PaintedBlocks {
     }
 
     /// Whether at most `percent` % of the blocks `rect` touches are marked
-    /// here or in `other` (counted on every other row): then working run by
-    /// run beats working on the whole rectangle. Either way is correct.
+    /// here or in `other` (counted on every fourth row: a shape's marks
+    /// change little from row to row, and every other row cost an orbit 3 %
+    /// of its instructions at scale 2): then working run by run beats
+    /// working on the whole rectangle. Either way is correct.
     package func isSparse(
         in rect: IntRect, or other: PaintedBlocks? = nil, percent: Int = 50
     ) -> Bool {
@@ -124,9 +126,9 @@ package final class PaintedBlocks {
             while y < r.maxY {
                 let i = y * words + w
                 marked += ((bits[i] | both[i]) & mask).nonzeroBitCount
-                y += 2
+                y += 4
             }
-            total += (hi - lo) * ((r.height + 1) / 2)
+            total += (hi - lo) * ((r.height + 3) / 4)
         }
         return 100 * marked <= percent * total
     }
