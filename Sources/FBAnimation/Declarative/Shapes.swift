@@ -105,8 +105,9 @@ extension StrokableShape {
 /// or turned, after a circle takes its turn into its angles) is taken for
 /// a fixed outline moving along a loop, whose poses come back: the
 /// renderer keeps its coverage (`DrawOp.repeats`). Shapes drawn in place
-/// (tracks, growing arcs, sweeps) are not kept; the renderer's still layer
-/// serves those that rest.
+/// (tracks, growing arcs, sweeps) are kept only while they stay unchanged
+/// from frame to frame (the renderer's choice); its still layer serves
+/// those that rest.
 public struct ShapeContent<S: LoaderShape, Style: ShapeStyle>: LoaderContent {
     /// The outline.
     public var shape: S
