@@ -217,10 +217,14 @@ public final class FrameRenderer {
                 // takes it) is kept too: later rectangles paint it from its
                 // code instead of rasterizing their rows again (an orbit's
                 // hearts over its track: 5 % of the orbit's instructions).
+                // Not one that keeping would draw otherwise (turned half a
+                // turn: its first frames drew it as it is).
+                let keep =
+                    op.repeats
+                    || (unchanged[i] && Rasterizer.keepingChangesNothing(for: op.transform))
                 rasterizer.fill(
                     op.shape, transform: op.transform, paint: op.paint, on: surface, clip: r,
-                    cache: cache, keepCoverage: op.repeats || unchanged[i], marking: map,
-                    kept: kept[i])
+                    cache: cache, keepCoverage: keep, marking: map, kept: kept[i])
             }
         }
     }

@@ -40,6 +40,30 @@ import Testing
             if kind == .ring { #expect(unchanged > 0, "the ring is still before its 0.5 s delay") }
         }
     }
+
+    /// Turned a quarter, half or three quarters (`--rotate`): a shape turned
+    /// half a turn or more is drawn as a reflection when kept (`HalfTurn`),
+    /// and shapes that stay put (an orbit's track) are kept from their
+    /// second frame on, so damage frames must match full redraws there too.
+    @Test(arguments: LoaderKind.allCases, [Rotation.degrees90, .degrees180, .degrees270])
+    func turnedDamageFramesEqualFullRedraws(kind: LoaderKind, rotation: Rotation) {
+        let (w, h) = (150, 130)
+        let style = LoaderStyle(scale: 0.6, rotation: rotation)
+        let renderer = FrameRenderer(kind: kind, width: w, height: h, style: style)
+        let full = FrameRenderer(kind: kind, width: w, height: h, style: style)
+        let buffer = PixelBuffer(width: w, height: h, format: .xrgb8888)
+        let reference = PixelBuffer(width: w, height: h, format: .xrgb8888)
+        var mismatches = 0
+        for frame in 0..<102 {
+            let t = Double(frame) / 30
+            guard
+                renderer.renderDamage(time: t, into: buffer.surface, age: frame == 0 ? 0 : 1) != nil
+            else { continue }
+            full.render(time: t, into: reference.surface)
+            if Array(buffer.bytes) != Array(reference.bytes) { mismatches += 1 }
+        }
+        #expect(mismatches == 0, "\(kind) \(rotation): \(mismatches) frames differ")
+    }
 }
 
 /// For a buffer of age 1 (a shadow copied to the screen by damage), the
