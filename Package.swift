@@ -38,16 +38,19 @@ let package = Package(
         .target(name: "CFBLinux", dependencies: ["CDRM"]),
 
         // Pure layers.
-        .target(name: "FBRaster", exclude: ["ROUNDING.md"], swiftSettings: uncheckedExclusivity),
         .target(
-            name: "FBAnimation", dependencies: ["FBRaster"], swiftSettings: uncheckedExclusivity),
-        .target(name: "FBScheduler", swiftSettings: uncheckedExclusivity),
+            name: "FBRaster", exclude: ["ROUNDING.md"],
+            swiftSettings: uncheckedExclusivity + directMetadata),
+        .target(
+            name: "FBAnimation", dependencies: ["FBRaster"],
+            swiftSettings: uncheckedExclusivity + directMetadata),
+        .target(name: "FBScheduler", swiftSettings: uncheckedExclusivity + directMetadata),
         .target(
             name: "FBDisplay", dependencies: ["FBRaster", "FBScheduler"],
-            swiftSettings: uncheckedExclusivity),
-        .target(name: "FBImage", dependencies: ["CZlib"]),
+            swiftSettings: uncheckedExclusivity + directMetadata),
+        .target(name: "FBImage", dependencies: ["CZlib"], swiftSettings: directMetadata),
         // Pure: the boot's control protocols, progress and command line as data.
-        .target(name: "FBBoot"),
+        .target(name: "FBBoot", swiftSettings: directMetadata),
 
         // Text as shapes: TrueType/OpenType through FreeType, PSF console
         // fonts, one line laid out into one Path. CFBFontData holds the
@@ -55,26 +58,28 @@ let package = Package(
         .target(name: "CFBFontData", exclude: ["LICENSE", "README.md"]),
         .target(
             name: "FBText", dependencies: ["FBRaster", "CFreeType", "CZlib", "CFBFontData"],
-            linkerSettings: freeTypeStaticLibraries),
+            swiftSettings: directMetadata, linkerSettings: freeTypeStaticLibraries),
 
         // The only Swift code that calls the OS.
         // It implements the display contract (FBDisplay) for real devices.
         .target(
             name: "FBLinux",
-            dependencies: ["CFBLinux", "FBBoot", "FBDisplay", "FBRaster", "FBScheduler"]),
+            dependencies: ["CFBLinux", "FBBoot", "FBDisplay", "FBRaster", "FBScheduler"],
+            swiftSettings: directMetadata),
 
         // The library users play their loaders with: the player and display
         // choice fbanim uses, behind `FBAnim.play(_:on:)`.
         .target(
             name: "FBAnim",
-            dependencies: ["FBAnimation", "FBDisplay", "FBLinux", "FBRaster", "FBScheduler"]),
+            dependencies: ["FBAnimation", "FBDisplay", "FBLinux", "FBRaster", "FBScheduler"],
+            swiftSettings: directMetadata),
 
         .target(
             name: "FBAnimCLI",
             dependencies: [
                 "FBAnim", "FBAnimation", "FBBoot", "FBRaster", "FBImage", "FBLinux", "FBScheduler",
                 "FBDisplay", "FBText",
-            ]),
+            ], swiftSettings: directMetadata),
         // A static executable: the Swift runtime, glibc, libstdc++, libdrm
         // and zlib linked in, so it runs from an initramfs with no libraries
         // beside it. It shows one frame and exits in under 5 ms and peaks at
@@ -85,7 +90,7 @@ let package = Package(
         // never-run code out of memory.
         .executableTarget(
             name: "fbanim", dependencies: ["FBAnimCLI"], exclude: ["hot-symbols.txt"],
-            linkerSettings: staticExecutable + hotCodeFirst),
+            swiftSettings: directMetadata, linkerSettings: staticExecutable + hotCodeFirst),
         .executableTarget(
             name: "fbanim-bench",
             dependencies: [
@@ -128,6 +133,22 @@ let package = Package(
             dependencies: ["FBAnimCLI", "FBText", "FBRaster", "_FBTestSupport"]),
     ]
 )
+
+/// Release builds reach the metadata of a generic type used at one
+/// concrete type (a `Dictionary` of our keys, a loader's content types,
+/// the option table's) through its accessor, with the conformances its
+/// requirements need passed in, instead of by demangling its name at run
+/// time: each such name checked its requirements by scanning every
+/// protocol conformance in the binary (about 2,000), 31 scans and 1.4M
+/// instructions in an orbit's run (callgrind), paid again by every process
+/// at start-up. The accessors add 5 KB of code.
+var directMetadata: [SwiftSetting] {
+    [
+        .unsafeFlags(
+            ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"],
+            .when(configuration: .release))
+    ]
+}
 
 /// Release builds of the layers a frame runs through leave out the
 /// run-time exclusivity checks (`swift_beginAccess` on each access to a
