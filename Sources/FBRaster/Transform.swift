@@ -64,12 +64,22 @@ struct Matrix {
 
     @inline(__always)
     func apply(_ p: Point) -> Point {
-        let x = Int128(p.x.raw)
-        let y = Int128(p.y.raw)
-        let half = Int128(1) << 29
         // Clockwise rotation with y down is the usual matrix [c -s; s c].
-        let rx = (Int128(c) * x - Int128(s) * y + half) >> 30
-        let ry = (Int128(s) * x + Int128(c) * y + half) >> 30
+        // The common case in 64 bits, the same value: a scale up to 2 and
+        // points within 32,768 px make each product under 2^62, the sums
+        // under 2^63.
+        let (x, y) = (p.x.raw, p.y.raw)
+        if x.magnitude < 1 << 31 && y.magnitude < 1 << 31 && c.magnitude <= 1 << 31
+            && s.magnitude <= 1 << 31
+        {
+            let half: Int64 = 1 << 29
+            return Point(
+                x: Fixed(raw: ((c &* x &- s &* y &+ half) >> 30) + tx),
+                y: Fixed(raw: ((s &* x &+ c &* y &+ half) >> 30) + ty))
+        }
+        let half = Int128(1) << 29
+        let rx = (Int128(c) * Int128(x) - Int128(s) * Int128(y) + half) >> 30
+        let ry = (Int128(s) * Int128(x) + Int128(c) * Int128(y) + half) >> 30
         return Point(
             x: Fixed(raw: Int64(truncatingIfNeeded: rx) + tx),
             y: Fixed(raw: Int64(truncatingIfNeeded: ry) + ty))

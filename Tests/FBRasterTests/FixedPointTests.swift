@@ -18,6 +18,14 @@ private func referenceRound(_ n: Int64, _ d: Int64) -> Int64 {
     return Int64(num % den < 0 ? q - 1 : q)
 }
 
+/// `v / 2^30` rounded to nearest, halves up: floor((2v + 2^30) / 2^31).
+private func referenceRound128(_ v: Int128) -> Int128 {
+    let num = v * 2 + (1 << 30)
+    let den: Int128 = 1 << 31
+    let q = num / den
+    return num % den < 0 ? q - 1 : q
+}
+
 @Suite("Fixed point and rounding")
 struct FixedPointTests {
     @Test("shiftRounded: hand-worked halves on both sides of zero")
@@ -153,6 +161,45 @@ struct FixedPointTests {
             }
         }
         #expect(wrong.isEmpty, "first: \(wrong.prefix(5))")
+    }
+
+    @Test("Transform.apply rounds the exact product, on both sides of its 64-bit path's bounds")
+    func transformApplyRoundsTheExactProduct() {
+        var rng = SeededRandom(seed: 19)
+        // Scales about 2 (where c and s reach 2^31) and beyond; points about
+        // 2^31 (32,768 px) in 16.16 and beyond.
+        let scales: [Int64] = [1 << 24, (2 << 24) - 1, 2 << 24, (2 << 24) + 1, 5 << 23, 64 << 24]
+        let edges: [Int64] = [0, 1, (1 << 31) - 1, 1 << 31, (1 << 31) + 1, 1 << 40]
+        for _ in 0..<20_000 {
+            let scale = ScaleFactor(
+                raw: Bool.random(using: &rng)
+                    ? scales.randomElement(using: &rng)!
+                    : Int64.random(in: 1...(3 << 24), using: &rng))
+            let t = Transform(
+                scale: scale, rotation: Angle(raw: UInt32.random(in: 0...UInt32.max, using: &rng)),
+                translation: Point(
+                    x: Fixed(raw: Int64.random(in: -(1 << 30)...(1 << 30), using: &rng)),
+                    y: Fixed(raw: Int64.random(in: -(1 << 30)...(1 << 30), using: &rng))))
+            func coordinate() -> Int64 {
+                let v =
+                    Bool.random(using: &rng)
+                    ? edges.randomElement(using: &rng)! + Int64.random(in: -2...2, using: &rng)
+                    : Int64.random(in: -(1 << 33)...(1 << 33), using: &rng)
+                return Bool.random(using: &rng) ? v : -v
+            }
+            let p = Point(x: Fixed(raw: coordinate()), y: Fixed(raw: coordinate()))
+            // The definition: (c x - s y) / 2^30 and (s x + c y) / 2^30,
+            // rounded to nearest with halves up, in 128 bits, plus the translation.
+            let m = t.matrix
+            let (c, sn, x, y) = (Int128(m.c), Int128(m.s), Int128(p.x.raw), Int128(p.y.raw))
+            let ex = Int64(referenceRound128(c * x - sn * y)) + t.translation.x.raw
+            let ey = Int64(referenceRound128(sn * x + c * y)) + t.translation.y.raw
+            let got = t.apply(p)
+            if got.x.raw != ex || got.y.raw != ey {
+                Issue.record("\(t) applied to \(p): \(got), expected (\(ex), \(ey))")
+                return
+            }
+        }
     }
 
     @Test("integerSquareRoot: exhaustive below 2^20")
