@@ -28,10 +28,14 @@ public struct DamageList: Sendable, Equatable {
     public mutating func add(_ rect: IntRect) {
         if rect.isEmpty { return }
         var r = rect
-        // Swallow every rectangle this one meets, until none is left.
+        // Swallow every rectangle this one meets, until none is left. One
+        // that holds it already (a spinner's leaf inside the box of those
+        // added before it) holds what it swallowed too: nothing to add.
         var i = 0
         while i < rects.count {
-            if rects[i].touches(r) {
+            let o = rects[i]
+            if o.x <= r.x && o.y <= r.y && r.maxX <= o.maxX && r.maxY <= o.maxY { return }
+            if o.touches(r) {
                 r = r.union(rects.remove(at: i))
                 i = 0
             } else {
