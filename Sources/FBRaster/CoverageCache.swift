@@ -155,6 +155,8 @@ struct CoverageCache {
 
     var isEmpty: Bool { entries.isEmpty }
     var bytesUsed: Int { used }
+    /// Bytes of the entry being written (0 when none is).
+    var pendingBytes: Int { pending.map { used - $0.entry.offset } ?? 0 }
     var count: Int { entries.count }
 
     func entry(_ key: Key) -> Entry? { entries.isEmpty ? nil : entries[key] }

@@ -24,6 +24,14 @@ package final class RasterCache {
     var backdrop: UInt32?
     /// Set when the kept coverage filled its block: no shape is kept after that.
     var keptFull = false
+    /// Bytes kept for shapes kept only for having stayed put
+    /// (`fill(stayedPut:)`): they never come back once the still layer
+    /// takes them, and entries are never dropped, so they may hold at most
+    /// `stayedPutBudget` of the block; the rest is for shapes that repeat.
+    var stayedPutBytes = 0
+    /// A track or two (an orbit's at scale 2 takes 7 KB); a custom loader's
+    /// in-place shape that changes every few frames wastes at most this.
+    static let stayedPutBudget = 64 << 10
     let directions = DirectionCache()
     /// A sweep gradient's opacity per direction, made per gradient.
     private(set) lazy var sweepTable = SweepTable()

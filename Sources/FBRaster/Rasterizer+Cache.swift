@@ -94,6 +94,11 @@ extension Rasterizer {
     /// more is drawn as its partner reflected (`HalfTurn`), kept or not.
     /// With `keepNew` false, coverage kept already is used but none is
     /// added (a still layer's one-off places would only fill the budget).
+    /// With `stayedPut`, the shape is kept only because it stayed put (a
+    /// track before the still layer takes it): such shapes hold at most
+    /// `RasterCache.stayedPutBudget` bytes, one that does not fit is drawn
+    /// the usual way without closing the cache to shapes that repeat, and
+    /// it must be turned less than half a turn (`keepingChangesNothing`).
     ///
     /// With `marking` (a map of the surface's size), the blocks painted are
     /// marked there. With `kept` (what `keptBounds` found for this shape,
@@ -102,7 +107,7 @@ extension Rasterizer {
     package func fill(
         _ shape: Shape, transform: Transform = .identity, paint: Paint, on surface: Surface,
         clip: IntRect? = nil, cache: RasterCache, keepCoverage: Bool = false, keepNew: Bool = true,
-        marking: PaintedBlocks? = nil, kept: KeptCoverage? = nil
+        stayedPut: Bool = false, marking: PaintedBlocks? = nil, kept: KeptCoverage? = nil
     ) {
         if case let .solid(color) = paint, color.a == 0 { return }
         precondition(
@@ -115,13 +120,18 @@ extension Rasterizer {
         {
             return
         }
+        precondition(
+            !stayedPut || Rasterizer.keepingChangesNothing(for: transform),
+            "a shape kept for staying put is turned less than half a turn")
         if keepCoverage, let partner = HalfTurn.partner(of: transform, on: surface.bounds) {
             fillReflected(
                 shape, transform, partner, paint, surface, clip ?? surface.bounds, cache, keepNew)
             return
         }
         if keepCoverage,
-            fillKept(shape, transform, paint, surface, (clip ?? surface.bounds), cache, keepNew)
+            fillKept(
+                shape, transform, paint, surface, (clip ?? surface.bounds), cache, keepNew,
+                stayedPut: stayedPut)
         {
             return
         }
@@ -191,10 +201,12 @@ extension Rasterizer {
     /// reach the clip): then the usual path draws.
     private func fillKept(
         _ shape: Shape, _ transform: Transform, _ paint: Paint, _ surface: Surface,
-        _ clip: IntRect, _ cache: RasterCache, _ keepNew: Bool
+        _ clip: IntRect, _ cache: RasterCache, _ keepNew: Bool, stayedPut: Bool
     ) -> Bool {
         let key = CoverageCache.Key(shape: shape, transform: transform)
-        guard let entry = cache.kept.entry(key) ?? (keepNew ? keep(key, surface, cache) : nil)
+        guard
+            let entry = cache.kept.entry(key)
+                ?? (keepNew ? keep(key, surface, cache, stayedPut: stayedPut) : nil)
         else { return false }
         return paintKept(entry, paint, transform, surface, clip, cache)
     }
@@ -244,9 +256,10 @@ extension Rasterizer {
     /// reflected (`HalfTurn`).
     private func keep(
         _ key: CoverageCache.Key, _ surface: Surface, _ cache: RasterCache,
-        reflecting partner: Transform? = nil
+        reflecting partner: Transform? = nil, stayedPut: Bool = false
     ) -> CoverageCache.Entry? {
         if cache.keptFull { return nil }
+        if stayedPut && cache.stayedPutBytes >= RasterCache.stayedPutBudget { return nil }
         let (polygon, drawn) = cache.polygons.polygon(
             key.shape, partner ?? key.transform, &flattener)
         let bounds = partner == nil ? drawn : HalfTurn.mirror(drawn, on: surface.bounds)
@@ -254,8 +267,10 @@ extension Rasterizer {
         guard polygon.vertexCount >= 3, !area.isEmpty, area.width <= CoverageCache.maxWidth,
             CoverageCache.fits(bounds)
         else { return nil }
+        // A shape kept for staying put that does not fit leaves the cache
+        // open to shapes that repeat.
         guard cache.kept.begin(key, bounds: bounds, area: area) else {
-            cache.keptFull = true
+            if !stayedPut { cache.keptFull = true }
             return nil
         }
         let mirror = partner == nil ? nil : surface.bounds
@@ -267,8 +282,18 @@ extension Rasterizer {
                     strip.height, cache)
         }
         if !kept {
-            cache.keptFull = true
+            if !stayedPut { cache.keptFull = true }
             return nil
+        }
+        if stayedPut {
+            let bytes = cache.kept.pendingBytes
+            guard cache.stayedPutBytes + bytes <= RasterCache.stayedPutBudget else {
+                cache.kept.abandon()
+                // Nothing more of the kind: it would be rasterized for nothing.
+                cache.stayedPutBytes = RasterCache.stayedPutBudget
+                return nil
+            }
+            cache.stayedPutBytes += bytes
         }
         cache.kept.commit()
         return cache.kept.entry(key)
