@@ -32,6 +32,12 @@ package final class RasterCache {
     /// A track or two (an orbit's at scale 2 takes 7 KB); a custom loader's
     /// in-place shape that changes every few frames wastes at most this.
     static let stayedPutBudget = 64 << 10
+
+    /// After a shape could not be kept: no shape of its kind is kept any
+    /// more (`keptFull`, or the share of shapes that stayed put spent).
+    func closeToKeeping(stayedPut: Bool) {
+        if stayedPut { stayedPutBytes = RasterCache.stayedPutBudget } else { keptFull = true }
+    }
     let directions = DirectionCache()
     /// A sweep gradient's opacity per direction, made per gradient.
     private(set) lazy var sweepTable = SweepTable()

@@ -268,9 +268,10 @@ extension Rasterizer {
             CoverageCache.fits(bounds)
         else { return nil }
         // A shape kept for staying put that does not fit leaves the cache
-        // open to shapes that repeat.
+        // open to shapes that repeat; no more of its kind are tried (each
+        // try rasterizes a whole shape, for every damaged rectangle).
         guard cache.kept.begin(key, bounds: bounds, area: area) else {
-            if !stayedPut { cache.keptFull = true }
+            cache.closeToKeeping(stayedPut: stayedPut)
             return nil
         }
         let mirror = partner == nil ? nil : surface.bounds
@@ -282,15 +283,14 @@ extension Rasterizer {
                     strip.height, cache)
         }
         if !kept {
-            if !stayedPut { cache.keptFull = true }
+            cache.closeToKeeping(stayedPut: stayedPut)
             return nil
         }
         if stayedPut {
             let bytes = cache.kept.pendingBytes
             guard cache.stayedPutBytes + bytes <= RasterCache.stayedPutBudget else {
                 cache.kept.abandon()
-                // Nothing more of the kind: it would be rasterized for nothing.
-                cache.stayedPutBytes = RasterCache.stayedPutBudget
+                cache.closeToKeeping(stayedPut: true)
                 return nil
             }
             cache.stayedPutBytes += bytes

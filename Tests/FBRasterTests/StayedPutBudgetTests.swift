@@ -51,6 +51,11 @@ import Testing
             keepCoverage: true, stayedPut: true)
         #expect(cache.keptCoverage.shapes == 0)
         #expect(!cache.keptFull)
+        // Its kind is not tried again (each try rasterizes a whole shape).
+        rasterizer.fill(
+            Self.ring(20, 0), paint: Self.paint, on: buffer.surface, cache: cache,
+            keepCoverage: true, stayedPut: true)
+        #expect(cache.keptCoverage.shapes == 0)
         rasterizer.fill(
             .disc(center: Point(x: Fixed(50), y: Fixed(50)), radius: Fixed(10)), paint: Self.paint,
             on: buffer.surface, cache: cache, keepCoverage: true)
