@@ -214,18 +214,14 @@ public final class FrameRenderer {
             for i in first..<shown.count where !bounds[i].intersection(r).isEmpty {
                 let op = shown[i]
                 // A shape that stayed put (a track, before the still layer
-                // takes it) is kept too, within a small share of the cache
-                // (`stayedPut`): later rectangles paint it from its code
-                // instead of rasterizing their rows again (an orbit's
-                // hearts over its track: 5 % of the orbit's instructions).
-                // Not one that keeping would draw otherwise (turned half a
-                // turn: its first frames drew it as it is).
-                let stayedPut =
-                    !op.repeats && unchanged[i]
-                    && Rasterizer.keepingChangesNothing(for: op.transform)
+                // takes it) is kept too where that changes no byte, within
+                // a small share of the cache (`stayedPut`): later
+                // rectangles paint it from its code instead of rasterizing
+                // their rows again (an orbit's hearts over its track: 5 %
+                // of the orbit's instructions).
                 rasterizer.fill(
                     op.shape, transform: op.transform, paint: op.paint, on: surface, clip: r,
-                    cache: cache, keepCoverage: op.repeats || stayedPut, stayedPut: stayedPut,
+                    cache: cache, keepCoverage: op.repeats, stayedPut: unchanged[i],
                     marking: map, kept: kept[i])
             }
         }

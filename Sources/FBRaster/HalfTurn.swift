@@ -18,19 +18,17 @@
 /// size. Pixel `(x, y)` of `T` is pixel `(W - 1 - x, H - 1 - y)` of `T'`,
 /// and the reflection maps the surface onto itself, so what the surface
 /// cuts off one it cuts off the other.
-extension Rasterizer {
+enum HalfTurn {
     /// Whether a fill with `transform` gives the same bytes with
     /// `keepCoverage` as without: a shape turned less than half a turn is
     /// drawn as it is either way; one turned further is drawn, once kept,
-    /// as its partner's reflection (`HalfTurn`), which may differ from it
-    /// in the last bit. A shape kept only for a while (one that stayed put
-    /// since the frame before) must be one of the first kind.
-    package static func keepingChangesNothing(for transform: Transform) -> Bool {
+    /// as its partner's reflection, which may differ from it in the last
+    /// bit. A shape kept only for a while (`fill(stayedPut:)`) must be one
+    /// of the first kind.
+    static func keepingChangesNothing(for transform: Transform) -> Bool {
         transform.rotation.raw < Angle.halfTurn.raw
     }
-}
 
-enum HalfTurn {
     /// The partner of `transform` on `surface` (bounds at the origin), or
     /// `nil` when it is turned less than half a turn (drawn as it is).
     @inline(__always)

@@ -94,11 +94,12 @@ extension Rasterizer {
     /// more is drawn as its partner reflected (`HalfTurn`), kept or not.
     /// With `keepNew` false, coverage kept already is used but none is
     /// added (a still layer's one-off places would only fill the budget).
-    /// With `stayedPut`, the shape is kept only because it stayed put (a
-    /// track before the still layer takes it): such shapes hold at most
-    /// `RasterCache.stayedPutBudget` bytes, one that does not fit is drawn
-    /// the usual way without closing the cache to shapes that repeat, and
-    /// it must be turned less than half a turn (`keepingChangesNothing`).
+    /// With `stayedPut` (and not `keepCoverage`), the shape stayed put (a
+    /// track before the still layer takes it) and is kept where that
+    /// changes no byte: turned less than half a turn (`HalfTurn`). Such
+    /// shapes hold at most `RasterCache.stayedPutBudget` bytes, and one
+    /// that does not fit is drawn the usual way without closing the cache
+    /// to shapes that repeat.
     ///
     /// With `marking` (a map of the surface's size), the blocks painted are
     /// marked there. With `kept` (what `keptBounds` found for this shape,
@@ -115,14 +116,13 @@ extension Rasterizer {
             "the map's size differs from the surface's")
         marks = marking
         defer { marks = nil }
+        let stayedPut = stayedPut && !keepCoverage && HalfTurn.keepingChangesNothing(for: transform)
+        let keepCoverage = keepCoverage || stayedPut
         if keepCoverage, let kept,
             paintKept(kept.entry, paint, transform, surface, clip ?? surface.bounds, cache)
         {
             return
         }
-        precondition(
-            !stayedPut || Rasterizer.keepingChangesNothing(for: transform),
-            "a shape kept for staying put is turned less than half a turn")
         if keepCoverage, let partner = HalfTurn.partner(of: transform, on: surface.bounds) {
             fillReflected(
                 shape, transform, partner, paint, surface, clip ?? surface.bounds, cache, keepNew)

@@ -27,7 +27,7 @@ import Testing
         for i in 0..<100 {
             rasterizer.fill(
                 Self.ring(190, i), paint: Self.paint, on: buffer.surface, cache: cache,
-                keepCoverage: true, stayedPut: true)
+                stayedPut: true)
         }
         let stayed = cache.keptCoverage
         #expect(stayed.shapes > 1, "some are kept")
@@ -48,13 +48,13 @@ import Testing
         let rasterizer = Rasterizer()
         rasterizer.fill(
             Self.ring(190, 0), paint: Self.paint, on: buffer.surface, cache: cache,
-            keepCoverage: true, stayedPut: true)
+            stayedPut: true)
         #expect(cache.keptCoverage.shapes == 0)
         #expect(!cache.keptFull)
         // Its kind is not tried again (each try rasterizes a whole shape).
         rasterizer.fill(
             Self.ring(20, 0), paint: Self.paint, on: buffer.surface, cache: cache,
-            keepCoverage: true, stayedPut: true)
+            stayedPut: true)
         #expect(cache.keptCoverage.shapes == 0)
         rasterizer.fill(
             .disc(center: Point(x: Fixed(50), y: Fixed(50)), radius: Fixed(10)), paint: Self.paint,
