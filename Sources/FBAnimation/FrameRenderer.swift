@@ -109,7 +109,11 @@ public final class FrameRenderer {
             background: style.background, rasterizer: rasterizer, cache: cache)
         let generation = still.generation
         let known = age > 0 && age <= historyCount
-        if let canvas {
+        if let canvas, hasCanvasFrame, first == 0, paintsThrough(shown),
+            let through = DitherTarget(surface)
+        {
+            drawThrough(presented, canvas: canvas.surface, into: surface, through, generation)
+        } else if let canvas {
             let map = blocks.begin()
             // The canvas always holds the last frame: bring it up to date,
             // then dither what the target's age asks for, where the target's
@@ -225,6 +229,54 @@ public final class FrameRenderer {
                     marking: map, kept: kept[i])
             }
         }
+    }
+
+    /// Whether a frame of `shown` is worth drawing through (`drawThrough`):
+    /// every shape is painted in one opaque colour, so most of its pixels
+    /// can go into the target as they are painted.
+    private func paintsThrough(_ shown: [DrawOp]) -> Bool {
+        shown.allSatisfy {
+            if case let .solid(color) = $0.paint { color.a == 255 } else { false }
+        }
+    }
+
+    /// Draws `presented` (what the target's frame lacks) into the canvas
+    /// and, as it goes, into the 16-bit target (`Rasterizer.fill(through:)`):
+    /// the background into both, each shape into both where its kept
+    /// coverage paints through, else marked in a map and converted after.
+    /// For a frame with no still layer in use, over a canvas that holds
+    /// the frame before: the canvas gets the rectangles' pixels of this
+    /// frame (`presented` holds what changed since the frame before), and
+    /// the target every pixel that differs from the frame it holds.
+    ///
+    /// The frame's map is left all marked: what was painted through is not
+    /// in it, so a later frame drawn the usual way reads it as unknown.
+    private func drawThrough(
+        _ presented: DamageList, canvas: Surface, into target: Surface,
+        _ through: DitherTarget, _ generation: Int
+    ) {
+        let dirty = blocks.begin()
+        dirty.unmarkAll()
+        let (shown, bounds, kept, unchanged) =
+            (damage.shown, damage.shownBounds, damage.shownKept, damage.unchanged)
+        for rect in presented.rects {
+            let r = rect.intersection(screen)
+            if r.isEmpty { continue }
+            rasterizer.clear(canvas, to: style.background, in: r, cache: cache)
+            rasterizer.clear(target, to: style.background, in: r)
+            for i in shown.indices where !bounds[i].intersection(r).isEmpty {
+                let op = shown[i]
+                rasterizer.fill(
+                    op.shape, transform: op.transform, paint: op.paint, on: canvas, clip: r,
+                    cache: cache, keepCoverage: op.repeats, stayedPut: unchanged[i],
+                    marking: dirty, kept: kept[i], through: through)
+            }
+        }
+        for r in presented.rects where dirty.anyMarked(in: r) {
+            rasterizer.convert(canvas, into: target, in: r, marked: dirty)
+        }
+        dirty.markAll()
+        blocks.end(generation)
     }
 
     /// Puts the still picture in `r`: the still layer (only in the blocks

@@ -87,6 +87,20 @@ enum Convert {
         }
     }
 
+    /// One pixel into a 16-bit format (see `row16`) through `cell`, the
+    /// fields of its cell of the dither matrix.
+    @inline(__always)
+    static func pixel16(
+        _ s: UnsafeRawPointer, _ to: UnsafeMutableRawPointer, _ cell: UnsafePointer<UInt16>,
+        hi: Int, lo: Int
+    ) {
+        let v =
+            cell[Int(s.load(fromByteOffset: hi, as: UInt8.self))]
+            | cell[256 &+ Int(s.load(fromByteOffset: 1, as: UInt8.self))]
+            | cell[512 &+ Int(s.load(fromByteOffset: lo, as: UInt8.self))]
+        to.storeBytes(of: v.littleEndian, as: UInt16.self)
+    }
+
     /// `count` pixels from column `x` of row `y` into a 16-bit format whose
     /// top 5 bits come from source byte `hi` and low 5 from byte `lo` (bytes
     /// of an xrgb8888 pixel in memory: B, G, R, X), through `fields`
@@ -99,13 +113,7 @@ enum Convert {
         // The row's four cells, 768 entries apart: column c uses cells + (c & 3) * 768.
         let cells = fields + ((y & 3) << 2) * 768
         @inline(__always) func pixel(_ i: Int, _ column: Int) {
-            let s = from + i &* 4
-            let t = cells + column &* 768
-            let v =
-                t[Int(s.load(fromByteOffset: hi, as: UInt8.self))]
-                | t[256 &+ Int(s.load(fromByteOffset: 1, as: UInt8.self))]
-                | t[512 &+ Int(s.load(fromByteOffset: lo, as: UInt8.self))]
-            (to + i &* 2).storeBytes(of: v.littleEndian, as: UInt16.self)
+            pixel16(from + i &* 4, to + i &* 2, cells + column &* 768, hi: hi, lo: lo)
         }
         var i = 0
         // Up to the first column that is a multiple of 4.

@@ -6,7 +6,10 @@
 /// coverage, so the bytes are those of the usual path.
 enum KeptPainter<C: PixelCodec> {
     /// Paints the rows at `code` (covering `area`) inside `clip` (within
-    /// `area`) with `color`, marking the blocks painted in `marks`.
+    /// `area`) with `color`, marking the blocks painted in `marks`; or,
+    /// with `through` (the 16-bit target an `xrgb8888` canvas is dithered
+    /// into) and where `ThroughPainter` paints, into the target as well,
+    /// marking nothing: what is not painted through is marked.
     ///
     /// An opaque colour on a 24- or 32-bit surface blends its edges through
     /// a table (`tables`) over `backdrop` (where most edges land: the colour
@@ -14,7 +17,8 @@ enum KeptPainter<C: PixelCodec> {
     /// (A 16-bit pixel reads back dithered: it would seldom equal a colour.)
     static func solid(
         _ code: UnsafePointer<UInt8>, area: IntRect, clip: IntRect, surface: Surface,
-        color: Color, marks: PaintedBlocks?, tables: BlendTables, backdrop: UInt32?
+        color: Color, marks: PaintedBlocks?, tables: BlendTables, backdrop: UInt32?,
+        through: DitherTarget? = nil
     ) {
         let rgb = color.rgb
         let alpha = UInt32(color.a)
@@ -29,6 +33,12 @@ enum KeptPainter<C: PixelCodec> {
             if clip.x == area.x && clip.maxX == area.maxX {
                 if C.bytesPerPixel == 4 {
                     let encoded = tables.encoded(C.self, rgb: rgb, over: dst)
+                    if let through, C.self == XRGB8888Codec.self {
+                        ThroughPainter<C>.opaqueWholeRows(
+                            row, x: area.x, rows: clip.y..<clip.maxY, canvas: surface,
+                            target: through, rgb, C.word(dst), encoded)
+                        return
+                    }
                     opaqueWholeRows(
                         row, x: area.x, rows: clip.y..<clip.maxY, surface, rgb, C.word(dst),
                         encoded, marks)

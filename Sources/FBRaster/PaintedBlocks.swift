@@ -28,6 +28,9 @@ package final class PaintedBlocks {
     /// Marks every block: a frame of unknown contents.
     package func markAll() { bits.update(repeating: ~0, count: words * height) }
 
+    /// Unmarks every block: a frame that is all still picture.
+    package func unmarkAll() { bits.update(repeating: 0, count: words * height) }
+
     package func copy(from other: PaintedBlocks) {
         precondition(other.words == words && other.height == height, "sizes differ")
         bits.update(from: other.bits, count: words * height)
@@ -101,6 +104,30 @@ package final class PaintedBlocks {
             if set { row[word] |= span } else { row[word] &= ~span }
             b += hi - lo
         }
+    }
+
+    /// Whether any block `rect` touches is marked: a plain pass over its
+    /// words, for a map that is seldom marked.
+    package func anyMarked(in rect: IntRect) -> Bool {
+        let r = rect.intersection(IntRect(x: 0, y: 0, width: width, height: height))
+        if r.isEmpty { return false }
+        let first = r.x >> 2
+        let last = (r.maxX &- 1) >> 2
+        let (w0, w1) = (first >> 6, last >> 6)
+        // The first and last words' blocks inside the rectangle.
+        let head: UInt64 = ~0 << UInt64(first & 63)
+        let tail: UInt64 = ~0 >> UInt64(63 &- (last & 63))
+        var any: UInt64 = 0
+        for y in r.y..<r.maxY {
+            let row = bits + y &* words
+            if w0 == w1 {
+                any |= row[w0] & head & tail
+            } else {
+                any |= row[w0] & head | row[w1] & tail
+                for w in (w0 &+ 1)..<w1 { any |= row[w] }
+            }
+        }
+        return any != 0
     }
 
     /// Whether at most `percent` % of the blocks `rect` touches are marked

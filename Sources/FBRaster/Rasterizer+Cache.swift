@@ -102,20 +102,29 @@ extension Rasterizer {
     /// to shapes that repeat.
     ///
     /// With `marking` (a map of the surface's size), the blocks painted are
-    /// marked there. With `kept` (what `keptBounds` found for this shape,
+    /// marked there. With `through` (a 16-bit surface of the same size, that
+    /// an `xrgb8888` surface is dithered into), what is painted from kept
+    /// coverage in one opaque colour, rows whole, goes into it too, dithered
+    /// as `convert` would (`ThroughPainter`), and is not marked; the rest is
+    /// marked, to convert. With `kept` (what `keptBounds` found for this shape,
     /// transform and surface), a kept fill paints from it without looking
     /// it up.
     package func fill(
         _ shape: Shape, transform: Transform = .identity, paint: Paint, on surface: Surface,
         clip: IntRect? = nil, cache: RasterCache, keepCoverage: Bool = false, keepNew: Bool = true,
-        stayedPut: Bool = false, marking: PaintedBlocks? = nil, kept: KeptCoverage? = nil
+        stayedPut: Bool = false, marking: PaintedBlocks? = nil, kept: KeptCoverage? = nil,
+        through: DitherTarget? = nil
     ) {
         if case let .solid(color) = paint, color.a == 0 { return }
         precondition(
             marking.map { $0.width == surface.width && $0.height == surface.height } ?? true,
             "the map's size differs from the surface's")
+        precondition(
+            through.map { $0.width == surface.width && $0.height == surface.height } ?? true,
+            "the target's size differs from the surface's")
         marks = marking
-        defer { marks = nil }
+        self.through = through
+        defer { (marks, self.through) = (nil, nil) }
         let stayedPut = stayedPut && !keepCoverage && HalfTurn.keepingChangesNothing(for: transform)
         let keepCoverage = keepCoverage || stayedPut
         if keepCoverage, let kept,
@@ -226,7 +235,7 @@ extension Rasterizer {
                 KeptSolid(
                     code: cache.kept.rows(of: entry), area: entry.area, clip: area,
                     surface: surface, color: color, marks: marks, tables: cache.tables,
-                    backdrop: cache.backdrop))
+                    backdrop: cache.backdrop, through: through))
             return true
         }
         replay.begin(cache.kept.rows(of: entry), area: entry.area, clip: area)
@@ -243,11 +252,12 @@ extension Rasterizer {
         let marks: PaintedBlocks?
         let tables: BlendTables
         let backdrop: UInt32?
+        let through: DitherTarget?
 
         func run<C: PixelCodec>(_: C.Type) {
             KeptPainter<C>.solid(
                 code, area: area, clip: clip, surface: surface, color: color, marks: marks,
-                tables: tables, backdrop: backdrop)
+                tables: tables, backdrop: backdrop, through: through)
         }
     }
 

@@ -16,6 +16,9 @@ public final class Rasterizer {
     let reflectedCode = ReflectedCode()
     /// The blocks map of the fill in progress (set for one call).
     var marks: PaintedBlocks?
+    /// The 16-bit target painted through along with the canvas, for the
+    /// fill in progress (`fill(through:)`).
+    var through: DitherTarget?
     /// Scratch rows for paints that vary per pixel: the paint's mask, and a
     /// row of one constant coverage.
     private var mask = UnsafeMutablePointer<UInt8>.allocate(capacity: 0)
@@ -49,6 +52,21 @@ public final class Rasterizer {
 
         func run<C: PixelCodec>(_: C.Type) {
             let (s, rgb, r) = (surface, rgb, rect)
+            if C.bytesPerPixel == 2 {
+                // The colour's pattern once, a word every four pixels.
+                let pattern = DitherPattern(rgb, C.self)
+                guard let marked else {
+                    for y in r.y..<r.maxY {
+                        DitherPattern.fill(
+                            s.base + y &* s.stride, x: r.x, count: r.width, pattern.row(y))
+                    }
+                    return
+                }
+                marked.forEachMarkedRun(in: r, join: 8) { y, x, n in
+                    DitherPattern.fill(s.base + y &* s.stride, x: x, count: n, pattern.row(y))
+                }
+                return
+            }
             guard let marked else {
                 for y in r.y..<r.maxY {
                     Spans<C>.fill(s.base + y * s.stride, x: r.x, count: r.width, y: y, rgb: rgb)
