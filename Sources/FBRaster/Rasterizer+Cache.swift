@@ -122,6 +122,8 @@ extension Rasterizer {
         precondition(
             through.map { $0.width == surface.width && $0.height == surface.height } ?? true,
             "the target's size differs from the surface's")
+        // What is not painted through reaches the target by its marks.
+        precondition(through == nil || marking != nil, "painting through needs a map")
         marks = marking
         self.through = through
         defer { (marks, self.through) = (nil, nil) }
