@@ -112,7 +112,7 @@ public final class FrameRenderer {
         if let canvas, hasCanvasFrame, first == 0, paintsThrough(shown),
             let through = DitherTarget(surface)
         {
-            drawThrough(presented, canvas: canvas.surface, into: surface, through, generation)
+            drawThrough(region, canvas: canvas.surface, into: surface, through, generation)
         } else if let canvas {
             let map = blocks.begin()
             // The canvas always holds the last frame: bring it up to date,
@@ -240,26 +240,28 @@ public final class FrameRenderer {
         }
     }
 
-    /// Draws `presented` (what the target's frame lacks) into the canvas
-    /// and, as it goes, into the 16-bit target (`Rasterizer.fill(through:)`):
-    /// the background into both, each shape into both where its kept
-    /// coverage paints through, else marked in a map and converted after.
-    /// For a frame with no still layer in use, over a canvas that holds
-    /// the frame before: the canvas gets the rectangles' pixels of this
-    /// frame (`presented` holds what changed since the frame before), and
-    /// the target every pixel that differs from the frame it holds.
+    /// Draws `region` (what the target's frame lacks, in rectangles that
+    /// never touch) into the canvas and, as it goes, into the 16-bit target
+    /// (`Rasterizer.fill(through:)`): the background into both, each shape
+    /// into both where its kept coverage paints through, else marked in a
+    /// map and converted after. For a frame with no still layer in use,
+    /// over a canvas that holds the frame before: the canvas gets the
+    /// rectangles' pixels of this frame (`region` holds what changed since
+    /// the frame before), and the target every pixel that differs from the
+    /// frame it holds. Not the pieces presented to a buffer of age 1: they
+    /// overlap (a leaf's old and new places), and each would be drawn again.
     ///
     /// The frame's map is left all marked: what was painted through is not
     /// in it, so a later frame drawn the usual way reads it as unknown.
     private func drawThrough(
-        _ presented: DamageList, canvas: Surface, into target: Surface,
+        _ region: DamageList, canvas: Surface, into target: Surface,
         _ through: DitherTarget, _ generation: Int
     ) {
         let dirty = blocks.begin()
         dirty.unmarkAll()
         let (shown, bounds, kept, unchanged) =
             (damage.shown, damage.shownBounds, damage.shownKept, damage.unchanged)
-        for rect in presented.rects {
+        for rect in region.rects {
             let r = rect.intersection(screen)
             if r.isEmpty { continue }
             rasterizer.clear(canvas, to: style.background, in: r, cache: cache)
@@ -272,7 +274,7 @@ public final class FrameRenderer {
                     marking: dirty, kept: kept[i], through: through)
             }
         }
-        for r in presented.rects where dirty.anyMarked(in: r) {
+        for r in region.rects where dirty.anyMarked(in: r) {
             rasterizer.convert(canvas, into: target, in: r, marked: dirty)
         }
         dirty.markAll()
