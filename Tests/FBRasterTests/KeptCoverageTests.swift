@@ -45,6 +45,19 @@ import _FBTestSupport
         }
     }
 
+    /// A scale of 0.5-2, any turn, placed up to 10 pixels off a `width` x
+    /// `height` surface.
+    static func randomTransform(width w: Int, height h: Int, _ rng: inout SeededRandom)
+        -> Transform
+    {
+        Transform(
+            scale: ScaleFactor(raw: Int64.random(in: (1 << 23)...(1 << 25), using: &rng)),
+            rotation: Angle(raw: UInt32.random(in: 0...UInt32.max, using: &rng)),
+            translation: Point(
+                x: Fixed(raw: Int64.random(in: -(10 << 16)...(Int64(w + 10) << 16), using: &rng)),
+                y: Fixed(raw: Int64.random(in: -(10 << 16)...(Int64(h + 10) << 16), using: &rng))))
+    }
+
     static func randomPaint(_ rng: inout SeededRandom) -> Paint {
         let color = Color(
             rgb: UInt32.random(in: 0...0xFF_FFFF, using: &rng),
@@ -89,15 +102,7 @@ import _FBTestSupport
                     plain.clear(b.surface, to: backdrop, cache: none)
                 }
                 let shape = KeptCoverageTests.randomShape(&rng)
-                let transform = Transform(
-                    scale: ScaleFactor(raw: Int64.random(in: (1 << 23)...(1 << 25), using: &rng)),
-                    rotation: Angle(raw: UInt32.random(in: 0...UInt32.max, using: &rng)),
-                    translation: Point(
-                        x: Fixed(
-                            raw: Int64.random(in: -(10 << 16)...(Int64(w + 10) << 16), using: &rng)),
-                        y: Fixed(
-                            raw: Int64.random(in: -(10 << 16)...(Int64(h + 10) << 16), using: &rng))
-                    ))
+                let transform = KeptCoverageTests.randomTransform(width: w, height: h, &rng)
                 for _ in 0..<3 {
                     let paint = KeptCoverageTests.randomPaint(&rng)
                     let x = Int.random(in: -5..<w, using: &rng)

@@ -32,15 +32,7 @@ import _FBTestSupport
                 rasterizer.clear(target.surface, to: backdrop)
             }
             let shape = KeptCoverageTests.randomShape(&rng)
-            let transform = Transform(
-                scale: ScaleFactor(raw: Int64.random(in: (1 << 23)...(1 << 25), using: &rng)),
-                rotation: Angle(raw: UInt32.random(in: 0...UInt32.max, using: &rng)),
-                translation: Point(
-                    x: Fixed(
-                        raw: Int64.random(in: -(10 << 16)...(Int64(w + 10) << 16), using: &rng)),
-                    y: Fixed(
-                        raw: Int64.random(in: -(10 << 16)...(Int64(h + 10) << 16), using: &rng))
-                ))
+            let transform = KeptCoverageTests.randomTransform(width: w, height: h, &rng)
             for _ in 0..<2 {
                 let paint = KeptCoverageTests.randomPaint(&rng)
                 let clip: IntRect? =
